@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kitfifo - a misc device holding a bounded queue of events
+ *
+ * What this template teaches:
+ * - a misc device (/dev/kitfifo) with a dynamic minor and a 0666 node;
+ * - a record queue built on kfifo: each write enqueues one whole event,
+ *   each read returns one whole event, and a short buffer or a bad user
+ *   pointer fails cleanly without losing or half-queueing anything;
+ * - blocking and non-blocking I/O with two wait queues, poll, FIONREAD;
+ * - a stream file: no seeking, no pread/pwrite.
+ *
+ * This is the converted form: .read_iter/.write_iter (one call per readv or
+ * writev), IOCB_NOWAIT honoured like O_NONBLOCK, FMODE_NOWAIT, .splice_read.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/kfifo.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/uio.h>
+#include <linux/wait.h>
+
+#include <asm/ioctls.h>		/* FIONREAD */
+
+#include "iterkit.h"		/* copy_splice_read before 6.5 */
+
+/* Each event is stored behind a 2-byte length header (kfifo_rec_ptr_2). */
+#define KITFIFO_RECSIZE		2
+#define KITFIFO_MAX_EVENT	U16_MAX
+/* kfifo_alloc() uses kmalloc(): keep the queue well within what it gives. */
+#define KITFIFO_MAX_QUEUE	SZ_1M
+
+static unsigned int max_event = 4096;
+module_param(max_event, uint, 0444);
+MODULE_PARM_DESC(max_event, "Largest event in bytes, 1..65535 (default 4096)");
+
+static unsigned int queue_bytes = 65536;
+module_param(queue_bytes, uint, 0444);
+MODULE_PARM_DESC(queue_bytes,
+		 "Queue size in bytes, rounded up to a power of two (default 65536)");
+
+/*
+ * kfifo needs no lock with one reader and one writer at a time, so each side
+ * gets its own mutex and a reader never waits for a writer's lock (or the
+ * other way round). Nobody sleeps on an empty or full queue while holding a
+ * mutex: the lock is dropped first, so others (and FIONREAD) can go on.
+ */
+struct kitfifo {
+	struct miscdevice	misc;		/* our /dev node */
+	struct kfifo_rec_ptr_2	fifo;		/* the queued events */
+	struct mutex		read_lock;	/* one reader: fifo out side, rbuf */
+	struct mutex		write_lock;	/* one writer: fifo in side, wbuf */
+	wait_queue_head_t	readq;		/* readers wait here for an event */
+	wait_queue_head_t	writeq;		/* writers wait here for room */
+	char			*rbuf;		/* bounce buffer, max_event bytes */
+	char			*wbuf;		/* bounce buffer, max_event bytes */
+};
+
+static const struct file_operations kitfifo_fops;
+
+static struct kitfifo kitfifo_dev = {
+	.misc = {
+		.minor	= MISC_DYNAMIC_MINOR,
+		.name	= "kitfifo",
+		.fops	= &kitfifo_fops,
+		.mode	= 0666,
+	},
+};
+
+/* Non-blocking callers must not sleep on the mutex either. */
+static int kitfifo_lock(struct mutex *lock, bool nonblock)
+{
+	if (nonblock)
+		return mutex_trylock(lock) ? 0 : -EAGAIN;
+	if (mutex_lock_interruptible(lock))
+		return -ERESTARTSYS;
+	return 0;
+}
+
+/* Size of the next event, 0 if none. Call with read_lock held. */
+static unsigned int kitfifo_next_len(struct kitfifo *kf)
+{
+	/* kfifo_peek_len() reads a stale header on an empty queue. */
+	if (kfifo_is_empty(&kf->fifo))
+		return 0;
+	return kfifo_peek_len(&kf->fifo);
+}
+
+static int kitfifo_open(struct inode *inode, struct file *file)
+{
+	/* misc_open() left our struct miscdevice in private_data. */
+	file->private_data = container_of(file->private_data,
+					  struct kitfifo, misc);
+	/* Let preadv2(RWF_NOWAIT) and io_uring reach us with IOCB_NOWAIT. */
+	file->f_mode |= FMODE_NOWAIT;
+	return stream_open(inode, file);
+}
+
+/*
+ * The event goes through a bounce buffer: peek it into rbuf, copy it to the
+ * caller, and only then remove it from the queue, so a fault loses nothing.
+ */
+static ssize_t kitfifo_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct file *file = iocb->ki_filp;
+	struct kitfifo *kf = file->private_data;
+	bool nonblock = (file->f_flags & O_NONBLOCK) ||
+			(iocb->ki_flags & IOCB_NOWAIT);
+	size_t count = iov_iter_count(to);
+	unsigned int len;
+	ssize_t ret;
+
+	if (!count)
+		return 0;
+	for (;;) {
+		ret = kitfifo_lock(&kf->read_lock, nonblock);
+		if (ret)
+			return ret;
+		len = kitfifo_next_len(kf);
+		if (len)
+			break;
+		mutex_unlock(&kf->read_lock);
+		if (nonblock)
+			return -EAGAIN;
+		ret = wait_event_interruptible(kf->readq,
+					       !kfifo_is_empty(&kf->fifo));
+		if (ret)
+			return ret;
+	}
+	if (len > count) {
+		ret = -EMSGSIZE;	/* the event stays for a bigger buffer */
+		goto out;
+	}
+	len = kfifo_out_peek(&kf->fifo, kf->rbuf, len);
+	if (copy_to_iter(kf->rbuf, len, to) != len) {
+		ret = -EFAULT;
+		goto out;
+	}
+	kfifo_skip(&kf->fifo);
+	ret = len;
+	wake_up_interruptible(&kf->writeq);
+out:
+	mutex_unlock(&kf->read_lock);
+	return ret;
+}
+
+/*
+ * Wait for room first, then copy: while we hold write_lock the room can only
+ * grow (readers only take events out), so the event goes in whole or not at
+ * all, and a fault leaves the queue untouched.
+ */
+static ssize_t kitfifo_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct file *file = iocb->ki_filp;
+	struct kitfifo *kf = file->private_data;
+	bool nonblock = (file->f_flags & O_NONBLOCK) ||
+			(iocb->ki_flags & IOCB_NOWAIT);
+	size_t count = iov_iter_count(from);
+	ssize_t ret;
+
+	if (!count)
+		return 0;
+	if (count > max_event)
+		return -EMSGSIZE;
+	for (;;) {
+		ret = kitfifo_lock(&kf->write_lock, nonblock);
+		if (ret)
+			return ret;
+		if (kfifo_avail(&kf->fifo) >= count)
+			break;
+		mutex_unlock(&kf->write_lock);
+		if (nonblock)
+			return -EAGAIN;
+		ret = wait_event_interruptible(kf->writeq,
+					       kfifo_avail(&kf->fifo) >= count);
+		if (ret)
+			return ret;
+	}
+	if (!copy_from_iter_full(kf->wbuf, count, from)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	kfifo_in(&kf->fifo, kf->wbuf, count);
+	ret = count;
+	wake_up_interruptible(&kf->readq);
+out:
+	mutex_unlock(&kf->write_lock);
+	return ret;
+}
+
+static __poll_t kitfifo_poll(struct file *file, poll_table *wait)
+{
+	struct kitfifo *kf = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, &kf->readq, wait);
+	poll_wait(file, &kf->writeq, wait);
+	if (!kfifo_is_empty(&kf->fifo))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	/*
+	 * poll can't know the size of the caller's next event, so report room
+	 * only when the largest allowed one fits: then a write after EPOLLOUT
+	 * never blocks (unless another writer takes the room first).
+	 */
+	if (kfifo_avail(&kf->fifo) >= max_event)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	return mask;
+}
+
+static long kitfifo_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct kitfifo *kf = file->private_data;
+	int len;
+
+	switch (cmd) {
+	case FIONREAD:		/* size of the next event, 0 if none */
+		if (mutex_lock_interruptible(&kf->read_lock))
+			return -ERESTARTSYS;
+		len = kitfifo_next_len(kf);
+		mutex_unlock(&kf->read_lock);
+		return put_user(len, (int __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* No .llseek: stream_open() makes lseek, pread and pwrite fail (ESPIPE). */
+static const struct file_operations kitfifo_fops = {
+	.owner		= THIS_MODULE,	/* no rmmod while a file is open */
+	.open		= kitfifo_open,
+	.read_iter	= kitfifo_read_iter,
+	.write_iter	= kitfifo_write_iter,
+	.splice_read	= copy_splice_read,
+	.poll		= kitfifo_poll,
+	.unlocked_ioctl	= kitfifo_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};
+
+static int __init kitfifo_init(void)
+{
+	struct kitfifo *kf = &kitfifo_dev;
+	int ret;
+
+	if (!max_event || max_event > KITFIFO_MAX_EVENT) {
+		pr_err("max_event=%u: must be 1..%u (2-byte record length)\n",
+		       max_event, KITFIFO_MAX_EVENT);
+		return -EINVAL;
+	}
+	if (queue_bytes < max_event + KITFIFO_RECSIZE ||
+	    queue_bytes > KITFIFO_MAX_QUEUE) {
+		pr_err("queue_bytes=%u: must be %u..%u (max_event plus its %u-byte header)\n",
+		       queue_bytes, max_event + KITFIFO_RECSIZE,
+		       KITFIFO_MAX_QUEUE, KITFIFO_RECSIZE);
+		return -EINVAL;
+	}
+
+	mutex_init(&kf->read_lock);
+	mutex_init(&kf->write_lock);
+	init_waitqueue_head(&kf->readq);
+	init_waitqueue_head(&kf->writeq);
+
+	ret = kfifo_alloc(&kf->fifo, queue_bytes, GFP_KERNEL);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	kf->rbuf = kmalloc(max_event, GFP_KERNEL);
+	if (!kf->rbuf)
+		goto err_free_fifo;
+	kf->wbuf = kmalloc(max_event, GFP_KERNEL);
+	if (!kf->wbuf)
+		goto err_free_rbuf;
+	ret = misc_register(&kf->misc);
+	if (ret)
+		goto err_free_wbuf;
+	return 0;
+
+err_free_wbuf:
+	kfree(kf->wbuf);
+err_free_rbuf:
+	kfree(kf->rbuf);
+err_free_fifo:
+	kfifo_free(&kf->fifo);
+	return ret;
+}
+
+static void __exit kitfifo_exit(void)
+{
+	struct kitfifo *kf = &kitfifo_dev;
+
+	misc_deregister(&kf->misc);
+	kfree(kf->wbuf);
+	kfree(kf->rbuf);
+	kfifo_free(&kf->fifo);
+}
+
+module_init(kitfifo_init);
+module_exit(kitfifo_exit);
+
+MODULE_DESCRIPTION("iterkit: misc device with a bounded event queue");
+MODULE_LICENSE("GPL");
