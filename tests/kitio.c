@@ -35,10 +35,21 @@ static void show(const char *call, ssize_t ret)
 		printf("%s = %zd\n", call, ret);
 }
 
+/* The data on one line, with newlines shown as \n. */
 static void show_data(const char *what, const char *buf, ssize_t len)
 {
-	if (len > 0)
-		printf("  %s \"%.*s\"\n", what, (int)len, buf);
+	ssize_t i;
+
+	if (len <= 0)
+		return;
+	printf("  %s \"", what);
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(buf[i]);
+	}
+	printf("\"\n");
 }
 
 static int bad_usage(void)

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kit_debugfs - attribute files in debugfs
+ *
+ * What this template teaches:
+ * - small attribute files, the most common users of .read/.write in the
+ *   kernel, here in /sys/kernel/debug/kit-debugfs/:
+ *     value	a u32: reads "%u\n"; takes decimal, 0x hex or 0 octal;
+ *     message	a 256-byte text buffer, read and written at any offset;
+ *     stats	read-only counters of reads, writes and failed writes;
+ *     trigger	write-only: "reset" restores the defaults;
+ * - the helpers such files are made of: simple_copy_to_iter(),
+ *   simple_copy_from_iter() and kstrtou32_from_iter(), whose file
+ *   position rules make partial reads and seeking work;
+ * - one mutex that makes each read and write whole, taken only around
+ *   kernel memory: a reader sees the value or message from before a write
+ *   or after it, never part of one;
+ * - bad input gets -EINVAL, -ERANGE or -EFAULT and changes nothing.
+ *
+ * This is the converted form, with .read_iter and .write_iter and the
+ * iterator helpers from iterkit.h.  debugfs' proxy, which holds off
+ * debugfs_remove() while a handler runs, passes on .read and .write only:
+ * the files are created with debugfs_create_file_unsafe(), and each
+ * handler does that job itself, through DEBUGFS_ITER_SAFE()
+ * (debugfs_iter.h).  What the iter path gains: one call per readv() or
+ * writev(), splice and sendfile, and preadv2()/pwritev2() with RWF_NOWAIT.
+ */
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/uio.h>
+
+#include "debugfs_iter.h"	/* DEBUGFS_ITER_SAFE() */
+#include "iterkit.h"		/* simple_copy_*_iter(), copy_splice_read */
+
+#define KIT_DEFAULT_VALUE	42
+#define KIT_DEFAULT_MESSAGE	"Hello from kit_debugfs\n"
+#define KIT_MESSAGE_SIZE	256
+
+/*
+ * The longest value write we take.  kstrtou32_from_iter() looks at the
+ * first 34 bytes only: "0000...0001" with 40 zeros would silently become
+ * 0.  No sensible u32 needs more than 32 bytes, so longer input is refused.
+ */
+#define KIT_VALUE_MAX_INPUT	32
+
+/*
+ * One instance, shared by every open file.  The handlers never touch user
+ * memory while holding the mutex (reads format into a local buffer and
+ * copy out after unlocking, writes copy in before locking), so a slow or
+ * faulting user buffer holds up nobody else.  The counters are atomics:
+ * each is exact, and they need no lock.
+ */
+struct kit_debugfs {
+	struct dentry	*dir;		/* kit-debugfs/ */
+	struct mutex	lock;		/* protects the three fields below */
+	u32		value;
+	char		message[KIT_MESSAGE_SIZE];	/* NUL past the end */
+	size_t		message_len;	/* where the furthest write ended */
+	atomic_long_t	reads;		/* reads of value and message */
+	atomic_long_t	writes;		/* writes to value and message */
+	atomic_long_t	rejected;	/* failed writes, to any file */
+};
+
+static struct kit_debugfs kit_debugfs;
+
+/* Restore the defaults: with the lock held, or before the files exist. */
+static void kit_reset(struct kit_debugfs *kd)
+{
+	kd->value = KIT_DEFAULT_VALUE;
+	memset(kd->message, 0, sizeof(kd->message));
+	kd->message_len = strlen(KIT_DEFAULT_MESSAGE);
+	memcpy(kd->message, KIT_DEFAULT_MESSAGE, kd->message_len);
+	atomic_long_set(&kd->reads, 0);
+	atomic_long_set(&kd->writes, 0);
+	atomic_long_set(&kd->rejected, 0);
+}
+
+/* Count a finished read or write in stats; give back its result. */
+static ssize_t kit_count_read(struct kit_debugfs *kd, ssize_t ret)
+{
+	if (ret >= 0)
+		atomic_long_inc(&kd->reads);
+	return ret;
+}
+
+static ssize_t kit_count_write(struct kit_debugfs *kd, ssize_t ret)
+{
+	atomic_long_inc(ret < 0 ? &kd->rejected : &kd->writes);
+	return ret;
+}
+
+/*
+ * IOCB_NOWAIT (preadv2()/pwritev2() with RWF_NOWAIT, io_uring) asks us not
+ * to sleep, not even on the mutex: then only try it; the caller gets
+ * -EAGAIN and retries in a context that may sleep.  O_NONBLOCK is not
+ * about locks for a file like this one: it is ignored, as before.
+ */
+static bool kit_lock(struct kit_debugfs *kd, struct kiocb *iocb)
+{
+	if (iocb->ki_flags & IOCB_NOWAIT)
+		return mutex_trylock(&kd->lock);
+	mutex_lock(&kd->lock);
+	return true;
+}
+
+/* Every file's data is our instance: see the creation of the files. */
+static int kit_open(struct inode *inode, struct file *file)
+{
+	file->private_data = inode->i_private;
+	/* We honour IOCB_NOWAIT: let RWF_NOWAIT and io_uring pass it on. */
+	file->f_mode |= FMODE_NOWAIT;
+	return 0;
+}
+
+/* value: a whole number per write, at any file position. */
+
+static ssize_t value_read(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct kit_debugfs *kd = iocb->ki_filp->private_data;
+	char tmp[12];		/* "4294967295\n" and a NUL */
+	ssize_t ret;
+	int len;
+
+	if (!kit_lock(kd, iocb))
+		return -EAGAIN;
+	len = scnprintf(tmp, sizeof(tmp), "%u\n", kd->value);
+	mutex_unlock(&kd->lock);
+	ret = simple_copy_to_iter(tmp, &iocb->ki_pos, len, to);
+	return kit_count_read(kd, ret);
+}
+
+static ssize_t value_write(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct kit_debugfs *kd = iocb->ki_filp->private_data;
+	size_t count = iov_iter_count(from);
+	ssize_t ret;
+	u32 val;
+
+	ret = -EINVAL;
+	if (count > KIT_VALUE_MAX_INPUT)
+		goto out;
+	/* Base 0: "0x" means hex, a leading 0 octal; one '\n' may end it. */
+	ret = kstrtou32_from_iter(from, count, 0, &val);
+	if (ret)
+		goto out;
+	ret = -EAGAIN;
+	if (!kit_lock(kd, iocb))
+		goto out;
+	kd->value = val;
+	mutex_unlock(&kd->lock);
+	ret = count;
+out:
+	return kit_count_write(kd, ret);
+}
+
+/* message: bytes at file positions, like a small file. */
+
+/* Opening with O_TRUNC empties it, as for a file: "echo hi > message". */
+static int message_open(struct inode *inode, struct file *file)
+{
+	struct kit_debugfs *kd = inode->i_private;
+
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&kd->lock);
+		memset(kd->message, 0, sizeof(kd->message));
+		kd->message_len = 0;
+		mutex_unlock(&kd->lock);
+	}
+	return kit_open(inode, file);
+}
+
+static ssize_t message_read(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct kit_debugfs *kd = iocb->ki_filp->private_data;
+	char tmp[KIT_MESSAGE_SIZE];
+	ssize_t ret;
+	size_t len;
+
+	if (!kit_lock(kd, iocb))
+		return -EAGAIN;
+	len = kd->message_len;
+	memcpy(tmp, kd->message, len);
+	mutex_unlock(&kd->lock);
+	ret = simple_copy_to_iter(tmp, &iocb->ki_pos, len, to);
+	return kit_count_read(kd, ret);
+}
+
+/*
+ * A write puts its bytes at the file position, as simple_copy_from_iter()
+ * does, and one that crosses the end of the buffer is cut short there: the
+ * caller learns from the count how much went in.  One that starts at or
+ * past the end would get 0 from simple_copy_from_iter(), and a caller
+ * that writes until everything is in (busybox's echo does) would loop
+ * forever: it gets -ENOSPC instead, like a full disk.  A gap left by a
+ * write past the end reads as NUL bytes, as in a sparse file.
+ */
+static ssize_t message_write(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct kit_debugfs *kd = iocb->ki_filp->private_data;
+	size_t count = iov_iter_count(from);
+	char tmp[KIT_MESSAGE_SIZE];
+	loff_t pos = iocb->ki_pos;
+	ssize_t ret;
+
+	ret = -ENOSPC;
+	if (count && pos >= KIT_MESSAGE_SIZE)
+		goto out;
+	/* Into tmp at the same position first; only those bytes are used. */
+	ret = simple_copy_from_iter(tmp, &pos, sizeof(tmp), from);
+	if (ret <= 0)
+		goto out;
+	if (!kit_lock(kd, iocb)) {
+		ret = -EAGAIN;	/* ki_pos untouched: nothing happened */
+		goto out;
+	}
+	memcpy(kd->message + iocb->ki_pos, tmp + iocb->ki_pos, ret);
+	kd->message_len = max_t(size_t, kd->message_len, pos);
+	mutex_unlock(&kd->lock);
+	iocb->ki_pos = pos;
+out:
+	return kit_count_write(kd, ret);
+}
+
+/* stats: a snapshot of the counters; reading it is not counted. */
+
+static ssize_t stats_read(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct kit_debugfs *kd = iocb->ki_filp->private_data;
+	char tmp[80];
+	int len;
+
+	len = scnprintf(tmp, sizeof(tmp), "reads %ld\nwrites %ld\nrejected %ld\n",
+			atomic_long_read(&kd->reads),
+			atomic_long_read(&kd->writes),
+			atomic_long_read(&kd->rejected));
+	return simple_copy_to_iter(tmp, &iocb->ki_pos, len, to);
+}
+
+/* trigger: a command per write. */
+
+static ssize_t trigger_write(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct kit_debugfs *kd = iocb->ki_filp->private_data;
+	size_t count = iov_iter_count(from);
+	char cmd[8];		/* "reset\n" and a NUL, with room to spare */
+	ssize_t ret;
+
+	ret = -EINVAL;
+	if (count >= sizeof(cmd))
+		goto out;
+	ret = -EFAULT;
+	if (!copy_from_iter_full(cmd, count, from))
+		goto out;
+	cmd[count] = '\0';
+	ret = -EINVAL;
+	if (!sysfs_streq(cmd, "reset"))		/* one '\n' may end it */
+		goto out;
+	ret = -EAGAIN;
+	if (!kit_lock(kd, iocb))
+		goto out;
+	kit_reset(kd);
+	mutex_unlock(&kd->lock);
+	return count;		/* not counted: the counters start again */
+out:
+	return kit_count_write(kd, ret);
+}
+
+/* Each handler, bracketed by debugfs_file_get() and debugfs_file_put(). */
+DEBUGFS_ITER_SAFE(value_read);
+DEBUGFS_ITER_SAFE(value_write);
+DEBUGFS_ITER_SAFE(message_read);
+DEBUGFS_ITER_SAFE(message_write);
+DEBUGFS_ITER_SAFE(stats_read);
+DEBUGFS_ITER_SAFE(trigger_write);
+
+/*
+ * .owner makes each open file hold a reference to this module: rmmod fails
+ * with EWOULDBLOCK until the last one is closed, so the code stays while
+ * the VFS can still call it.  default_llseek() moves the position anywhere
+ * from 0 on; SEEK_END counts from the inode size, which is 0 in debugfs.
+ * The splice methods are the generic ones for a .read_iter/.write_iter
+ * file that has no page cache: they hand us a kernel-memory iterator.
+ */
+static const struct file_operations value_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kit_open,
+	.read_iter	= value_read_safe,
+	.write_iter	= value_write_safe,
+	.splice_read	= copy_splice_read,
+	.splice_write	= iter_file_splice_write,
+	.llseek		= default_llseek,
+};
+
+static const struct file_operations message_fops = {
+	.owner		= THIS_MODULE,
+	.open		= message_open,
+	.read_iter	= message_read_safe,
+	.write_iter	= message_write_safe,
+	.splice_read	= copy_splice_read,
+	.splice_write	= iter_file_splice_write,
+	.llseek		= default_llseek,
+};
+
+static const struct file_operations stats_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kit_open,
+	.read_iter	= stats_read_safe,
+	.splice_read	= copy_splice_read,
+	.llseek		= default_llseek,
+};
+
+static const struct file_operations trigger_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kit_open,
+	.write_iter	= trigger_write_safe,
+	.splice_write	= iter_file_splice_write,
+	.llseek		= default_llseek,
+};
+
+static const struct kit_file {
+	const char			*name;
+	umode_t				mode;
+	const struct file_operations	*fops;
+} kit_files[] = {
+	{ "value",	0600, &value_fops },
+	{ "message",	0600, &message_fops },
+	{ "stats",	0400, &stats_fops },
+	{ "trigger",	0200, &trigger_fops },
+};
+
+static int __init kit_debugfs_init(void)
+{
+	struct kit_debugfs *kd = &kit_debugfs;
+	struct dentry *file;
+	unsigned int i;
+	int ret;
+
+	mutex_init(&kd->lock);
+	kit_reset(kd);
+
+	/*
+	 * Most drivers ignore debugfs errors: debugfs is a debugging aid, and
+	 * a driver must work without it.  This module is nothing but its
+	 * files, so it refuses to load without them.
+	 */
+	kd->dir = debugfs_create_dir("kit-debugfs", NULL);
+	if (IS_ERR(kd->dir))
+		return PTR_ERR(kd->dir);
+	for (i = 0; i < ARRAY_SIZE(kit_files); i++) {
+		file = debugfs_create_file_unsafe(kit_files[i].name,
+						  kit_files[i].mode, kd->dir,
+						  kd, kit_files[i].fops);
+		if (IS_ERR(file)) {
+			ret = PTR_ERR(file);
+			goto err_remove;
+		}
+	}
+	return 0;
+
+err_remove:
+	debugfs_remove(kd->dir);
+	return ret;
+}
+
+static void __exit kit_debugfs_exit(void)
+{
+	/* Removes the files, after waiting for handlers still running. */
+	debugfs_remove(kit_debugfs.dir);
+}
+
+module_init(kit_debugfs_init);
+module_exit(kit_debugfs_exit);
+
+MODULE_DESCRIPTION("iterkit: attribute files in debugfs");
+MODULE_LICENSE("GPL");

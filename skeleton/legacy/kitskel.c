@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kitskel - a USB driver for a device with a bulk-in and a bulk-out endpoint
+ *
+ * What this template teaches, in the shape of the kernel's own
+ * drivers/usb/usb-skeleton.c (start there, then read this):
+ * - binding to an interface by id table, finding its endpoints, and getting
+ *   a character device (/dev/skel0, readable and writable by everyone) from
+ *   the USB core's class driver;
+ * - the lifetime of a device that can vanish at any moment: a kref shared by
+ *   the binding and the open files, an io_mutex that orders I/O against
+ *   disconnect(), and open files that keep working, with -ENODEV, after it;
+ * - reads through one bulk-in URB with a buffer in between, blocking or not;
+ * - writes through a URB each, limited by a semaphore of writes in flight,
+ *   with an error from a completed URB reported on the next call;
+ * - URBs drawn down for suspend, reset and disconnect.
+ *
+ * Where this driver departs from usb-skeleton.c a comment says so, and why:
+ * a reader no longer blocks writers and disconnect while it waits; a read
+ * URB is never shorter than a packet; a failed copy to the user loses no
+ * data; one opener's close no longer kills another's read; write buffers are
+ * plain kmalloc() memory freed with their URB.
+ *
+ * To try it without hardware, tests/guest/usb-loopback sets up dummy_hcd
+ * and the Loopback gadget, which echoes whatever is written.
+ *
+ * This is the legacy form, with .read and .write. ../converted/kitskel.c is
+ * the same driver converted to .read_iter and .write_iter; diff the two.
+ */
+
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/kref.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/semaphore.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <linux/usb.h>
+#include <linux/wait.h>
+
+#include "compat.h"		/* KIT_DEFINE_DEVNODE_MODE */
+
+/* Define these values to match your device. */
+#define USB_SKEL_VENDOR_ID	0xfff0
+#define USB_SKEL_PRODUCT_ID	0xfff0
+
+/* The devices this driver binds to; others can be added through new_id. */
+static const struct usb_device_id skel_table[] = {
+	{ USB_DEVICE(USB_SKEL_VENDOR_ID, USB_SKEL_PRODUCT_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(usb, skel_table);
+
+/*
+ * Get a minor range for your devices from the USB maintainer.  (Kernels
+ * built with CONFIG_USB_DYNAMIC_MINORS, as most are, ignore it.)
+ */
+#define USB_SKEL_MINOR_BASE	192
+
+/*
+ * The largest write that goes out as one URB.  usb-skeleton.c uses
+ * PAGE_SIZE - 512, which is not a whole number of 1024-byte super-speed
+ * packets: a long write would then reach the device as transfers that each
+ * end in a short packet.  4 KiB is whole at every speed and still an
+ * order-0 allocation.
+ */
+#define SKEL_MAX_TRANSFER	SZ_4K
+
+/* At most this many write URBs in flight, so a writer can't eat all RAM. */
+#define SKEL_WRITES_IN_FLIGHT	8
+
+/* How long flush(), suspend and reset wait for writes before killing them. */
+#define SKEL_DRAIN_TIMEOUT_MS	1000
+
+/*
+ * Locking, from the outside in:
+ * - read_mutex: one reader at a time owns the bulk-in buffer and URB, and
+ *   sleeps holding it while it waits for the device.  While the URB is in
+ *   flight, only its completion handler writes bulk_in_filled.
+ * - io_mutex: held around each URB submission and around setting
+ *   ->disconnected, so that no URB is submitted after disconnect() killed
+ *   them all (read and write also peek at the flag without it, to fail
+ *   early).  Also held from pre_reset() to post_reset().  Nobody waits for
+ *   the device holding it, unlike in usb-skeleton.c, whose reader waits for
+ *   data under io_mutex: there a writer (whose data may be what the reader
+ *   waits for) and disconnect() wait for the reader.
+ * - err_lock: a spinlock, for what the completion handlers write.
+ */
+struct usb_skel {
+	struct usb_device	*udev;		/* the device, held until freed */
+	struct usb_interface	*interface;	/* our interface, held likewise */
+	struct kref		kref;		/* the binding and each open file */
+	struct mutex		io_mutex;	/* URB submission vs disconnect */
+	bool			disconnected;	/* disconnect() was called */
+	spinlock_t		err_lock;	/* errors, ongoing_read, filled */
+	int			errors;		/* status of the last failed URB */
+
+	/* Reading: one URB, one buffer of a packet's size. */
+	struct mutex		read_mutex;	/* one reader at a time */
+	struct urb		*bulk_in_urb;	/* the URB to read data with */
+	u8			*bulk_in_buffer; /* the buffer it reads into */
+	size_t			bulk_in_size;	/* its size: the max packet */
+	size_t			bulk_in_filled;	/* bytes in the buffer */
+	size_t			bulk_in_copied;	/* of which already read */
+	bool			ongoing_read;	/* bulk_in_urb is in flight */
+	wait_queue_head_t	bulk_in_wait;	/* readers wait for it here */
+	u8			bulk_in_ep;	/* the bulk-in endpoint's number */
+
+	/* Writing: a URB per write, SKEL_WRITES_IN_FLIGHT at most. */
+	struct semaphore	limit_sem;	/* counts the writes in flight */
+	struct usb_anchor	submitted;	/* the write URBs in flight */
+	u8			bulk_out_ep;	/* the bulk-out endpoint's number */
+};
+
+#define to_skel_dev(d) container_of(d, struct usb_skel, kref)
+
+static struct usb_driver skel_driver;
+
+static void skel_delete(struct kref *kref)
+{
+	struct usb_skel *dev = to_skel_dev(kref);
+
+	usb_free_urb(dev->bulk_in_urb);
+	usb_put_intf(dev->interface);
+	usb_put_dev(dev->udev);
+	kfree(dev->bulk_in_buffer);
+	kfree(dev);
+}
+
+/* Non-blocking callers must not sleep on a mutex either. */
+static int skel_lock(struct mutex *lock, bool nonblock)
+{
+	if (nonblock)
+		return mutex_trylock(lock) ? 0 : -EAGAIN;
+	if (mutex_lock_interruptible(lock))
+		return -ERESTARTSYS;
+	return 0;
+}
+
+/*
+ * Report the error of a failed URB once, then forget it.  A stall (or, after
+ * a reset, its stand-in) is worth telling apart as -EPIPE; the rest is -EIO.
+ */
+static int skel_take_error(struct usb_skel *dev)
+{
+	int err;
+
+	spin_lock_irq(&dev->err_lock);
+	err = dev->errors;
+	dev->errors = 0;
+	spin_unlock_irq(&dev->err_lock);
+	if (!err)
+		return 0;
+	return err == -EPIPE ? -EPIPE : -EIO;
+}
+
+/* Unlinked (-ENOENT, -ECONNRESET) or device gone: nothing worth logging. */
+static bool skel_status_expected(int status)
+{
+	return status == -ENOENT || status == -ECONNRESET ||
+	       status == -ESHUTDOWN;
+}
+
+/*
+ * Give writes in flight time to reach the device, then kill those that
+ * don't; each killed write leaves an error, since its data is lost.
+ */
+static void skel_drain_writes(struct usb_skel *dev)
+{
+	if (!usb_wait_anchor_empty_timeout(&dev->submitted,
+					   SKEL_DRAIN_TIMEOUT_MS))
+		usb_kill_anchored_urbs(&dev->submitted);
+}
+
+/* Stop all I/O: for suspend and reset. */
+static void skel_draw_down(struct usb_skel *dev)
+{
+	skel_drain_writes(dev);
+	usb_kill_urb(dev->bulk_in_urb);
+}
+
+static int skel_open(struct inode *inode, struct file *file)
+{
+	struct usb_interface *interface;
+	struct usb_skel *dev;
+	int retval;
+
+	/* The USB core holds its minor lock: disconnect() waits for us. */
+	interface = usb_find_interface(&skel_driver, iminor(inode));
+	if (!interface)
+		return -ENODEV;
+	dev = usb_get_intfdata(interface);
+	if (!dev)
+		return -ENODEV;
+
+	/* Wake the device up, and keep it awake while the file is open. */
+	retval = usb_autopm_get_interface(interface);
+	if (retval)
+		return retval;
+
+	kref_get(&dev->kref);
+	file->private_data = dev;
+	/* A pipe to the device: no file position, no pread/pwrite, no lseek. */
+	return stream_open(inode, file);
+}
+
+static int skel_release(struct inode *inode, struct file *file)
+{
+	struct usb_skel *dev = file->private_data;
+
+	usb_autopm_put_interface(dev->interface);
+	kref_put(&dev->kref, skel_delete);
+	return 0;
+}
+
+/*
+ * Called at each close(): wait for the writes in flight, and report any
+ * error they met.  usb-skeleton.c also kills the read URB here, which ends
+ * the read another process (sharing the device) is blocked in with -EIO;
+ * this driver leaves it running, and what it reads stays in the buffer.
+ */
+static int skel_flush(struct file *file, fl_owner_t id)
+{
+	struct usb_skel *dev = file->private_data;
+
+	skel_drain_writes(dev);
+	return skel_take_error(dev);
+}
+
+static void skel_read_bulk_callback(struct urb *urb)
+{
+	struct usb_skel *dev = urb->context;
+	int status = urb->status;
+	unsigned long flags;
+
+	if (status && !skel_status_expected(status))
+		dev_err_ratelimited(&dev->interface->dev,
+				    "read bulk status %d\n", status);
+
+	spin_lock_irqsave(&dev->err_lock, flags);
+	/*
+	 * Unlinking the URB (suspend, reset) is no error, and whatever it
+	 * brought in before that is kept for the next read.
+	 */
+	if (status && status != -ENOENT && status != -ECONNRESET)
+		dev->errors = status;
+	dev->bulk_in_filled = urb->actual_length;
+	dev->ongoing_read = false;
+	spin_unlock_irqrestore(&dev->err_lock, flags);
+
+	wake_up_interruptible(&dev->bulk_in_wait);
+}
+
+/*
+ * Start the read URB.  Called with read_mutex held and the URB idle.
+ *
+ * The URB always asks for the whole buffer, one max-size packet, whatever
+ * the caller's count: a device that sends a packet bigger than the URB's
+ * buffer causes an overflow (-EOVERFLOW) and the packet is lost, which is
+ * what usb-skeleton.c's min(bulk_in_size, count) does to a short read.  Nor
+ * is the buffer bigger than a packet: a bulk URB completes only when full or
+ * at a short packet, so a bigger one could sit on data the device has sent.
+ */
+static int skel_start_read(struct usb_skel *dev, bool nonblock)
+{
+	int rv;
+
+	rv = skel_lock(&dev->io_mutex, nonblock);
+	if (rv)
+		return rv;
+	if (dev->disconnected) {
+		rv = -ENODEV;
+		goto out;
+	}
+
+	usb_fill_bulk_urb(dev->bulk_in_urb, dev->udev,
+			  usb_rcvbulkpipe(dev->udev, dev->bulk_in_ep),
+			  dev->bulk_in_buffer, dev->bulk_in_size,
+			  skel_read_bulk_callback, dev);
+	dev->bulk_in_filled = 0;
+	dev->bulk_in_copied = 0;
+	spin_lock_irq(&dev->err_lock);
+	dev->ongoing_read = true;
+	spin_unlock_irq(&dev->err_lock);
+
+	rv = usb_submit_urb(dev->bulk_in_urb, GFP_KERNEL);
+	if (rv) {
+		dev_err_ratelimited(&dev->interface->dev,
+				    "submitting read URB: %d\n", rv);
+		spin_lock_irq(&dev->err_lock);
+		dev->ongoing_read = false;
+		spin_unlock_irq(&dev->err_lock);
+		rv = rv == -ENOMEM ? rv : -EIO;
+	}
+out:
+	mutex_unlock(&dev->io_mutex);
+	return rv;
+}
+
+/*
+ * Wait until the buffer holds unread data, starting the read URB as
+ * needed.  Called with read_mutex held.  Returns the number of bytes
+ * waiting, or an error.  Data the device sent is handed out before the
+ * error of a URB that failed after it; the error is reported once.
+ */
+static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock)
+{
+	bool ongoing;
+	int rv;
+
+	for (;;) {
+		spin_lock_irq(&dev->err_lock);
+		ongoing = dev->ongoing_read;
+		spin_unlock_irq(&dev->err_lock);
+		if (ongoing) {
+			if (nonblock)
+				return -EAGAIN;
+			/* The device may never answer: wait interruptibly. */
+			if (wait_event_interruptible(dev->bulk_in_wait,
+						     !READ_ONCE(dev->ongoing_read)))
+				return -ERESTARTSYS;
+			continue;
+		}
+
+		if (dev->bulk_in_copied < dev->bulk_in_filled)
+			return dev->bulk_in_filled - dev->bulk_in_copied;
+
+		rv = skel_take_error(dev);
+		if (rv)
+			return rv;
+		rv = skel_start_read(dev, nonblock);
+		if (rv)
+			return rv;
+	}
+}
+
+/*
+ * A read returns what one URB brought in (at most a packet), without
+ * waiting for more; when it empties the buffer and the caller wanted more,
+ * it starts the next URB so that the device can go on sending meanwhile.
+ */
+static ssize_t skel_read(struct file *file, char __user *buffer, size_t count,
+			 loff_t *ppos)
+{
+	struct usb_skel *dev = file->private_data;
+	bool nonblock = file->f_flags & O_NONBLOCK;
+	size_t available, chunk;
+	ssize_t rv;
+
+	if (!count)
+		return 0;
+	/* A quick check; the one that counts is under io_mutex. */
+	if (READ_ONCE(dev->disconnected))
+		return -ENODEV;
+
+	rv = skel_lock(&dev->read_mutex, nonblock);
+	if (rv)
+		return rv;
+	rv = skel_wait_data(dev, nonblock);
+	if (rv <= 0)
+		goto out;
+
+	/*
+	 * Data leaves the buffer only once it has reached the caller.
+	 * usb-skeleton.c moves past it even when copy_to_user() fails,
+	 * losing it.
+	 */
+	available = rv;
+	chunk = min(available, count);
+	chunk -= copy_to_user(buffer, dev->bulk_in_buffer + dev->bulk_in_copied,
+			      chunk);
+	if (!chunk) {
+		rv = -EFAULT;
+		goto out;
+	}
+	dev->bulk_in_copied += chunk;
+	rv = chunk;
+
+	/* An error here shows up on the next read, which tries again. */
+	if (chunk == available && available < count)
+		skel_start_read(dev, nonblock);
+out:
+	mutex_unlock(&dev->read_mutex);
+	return rv;
+}
+
+/*
+ * The URB and its buffer (URB_FREE_BUFFER) are freed by the USB core when
+ * this returns.  usb-skeleton.c uses usb_alloc_coherent() buffers and frees
+ * them here; coherent memory is scarce on some platforms, and plain memory
+ * is what most drivers use: the host controller driver maps it for DMA.
+ */
+static void skel_write_bulk_callback(struct urb *urb)
+{
+	struct usb_skel *dev = urb->context;
+	int status = urb->status;
+	unsigned long flags;
+
+	if (status) {
+		if (!skel_status_expected(status))
+			dev_err_ratelimited(&dev->interface->dev,
+					    "write bulk status %d\n", status);
+		spin_lock_irqsave(&dev->err_lock, flags);
+		dev->errors = status;
+		spin_unlock_irqrestore(&dev->err_lock, flags);
+	}
+	up(&dev->limit_sem);
+}
+
+/*
+ * A write sends up to SKEL_MAX_TRANSFER bytes as one URB and returns
+ * without waiting for it: an error shows up on a later call, or at close.
+ * It either takes all those bytes or, with -EFAULT, none.
+ */
+static ssize_t skel_write(struct file *file, const char __user *user_buffer,
+			  size_t count, loff_t *ppos)
+{
+	struct usb_skel *dev = file->private_data;
+	bool nonblock = file->f_flags & O_NONBLOCK;
+	size_t writesize = min_t(size_t, count, SKEL_MAX_TRANSFER);
+	struct urb *urb;
+	u8 *buf;
+	int rv;
+
+	if (!count)
+		return 0;
+	/* A quick check; the one that counts is under io_mutex. */
+	if (READ_ONCE(dev->disconnected))
+		return -ENODEV;
+
+	if (nonblock) {
+		if (down_trylock(&dev->limit_sem))
+			return -EAGAIN;
+	} else if (down_interruptible(&dev->limit_sem)) {
+		return -ERESTARTSYS;
+	}
+
+	rv = skel_take_error(dev);
+	if (rv)
+		goto error_up;
+
+	urb = usb_alloc_urb(0, GFP_KERNEL);
+	if (!urb) {
+		rv = -ENOMEM;
+		goto error_up;
+	}
+	buf = kmalloc(writesize, GFP_KERNEL);
+	if (!buf) {
+		rv = -ENOMEM;
+		goto error_free;
+	}
+	usb_fill_bulk_urb(urb, dev->udev,
+			  usb_sndbulkpipe(dev->udev, dev->bulk_out_ep),
+			  buf, writesize, skel_write_bulk_callback, dev);
+	urb->transfer_flags |= URB_FREE_BUFFER;
+
+	if (copy_from_user(buf, user_buffer, writesize)) {
+		rv = -EFAULT;
+		goto error_free;
+	}
+
+	/* No URB may be submitted once disconnect() has killed them all. */
+	rv = skel_lock(&dev->io_mutex, nonblock);
+	if (rv)
+		goto error_free;
+	if (dev->disconnected) {
+		rv = -ENODEV;
+		goto error_unlock;
+	}
+	usb_anchor_urb(urb, &dev->submitted);
+	rv = usb_submit_urb(urb, GFP_KERNEL);
+	if (rv) {
+		usb_unanchor_urb(urb);
+		dev_err_ratelimited(&dev->interface->dev,
+				    "submitting write URB: %d\n", rv);
+		rv = rv == -ENOMEM ? rv : -EIO;
+		goto error_unlock;
+	}
+	mutex_unlock(&dev->io_mutex);
+
+	/* The USB core holds its own reference until the URB completes. */
+	usb_free_urb(urb);
+	return writesize;
+
+error_unlock:
+	mutex_unlock(&dev->io_mutex);
+error_free:
+	usb_free_urb(urb);
+error_up:
+	up(&dev->limit_sem);
+	return rv;
+}
+
+static const struct file_operations skel_fops = {
+	.owner		= THIS_MODULE,	/* no rmmod while a file is open */
+	.open		= skel_open,
+	.release	= skel_release,
+	.flush		= skel_flush,
+	.read		= skel_read,
+	.write		= skel_write,
+};
+
+/* Every user may read and write the node (the default is 0600). */
+KIT_DEFINE_DEVNODE_MODE(skel, 0666);	/* skel_devnode() */
+
+/*
+ * The USB core gives us a minor and a node, /dev/skel0, skel1, ..., whose
+ * opens it routes to skel_fops.
+ */
+static struct usb_class_driver skel_class = {
+	.name		= "skel%d",
+	.devnode	= skel_devnode,
+	.fops		= &skel_fops,
+	.minor_base	= USB_SKEL_MINOR_BASE,
+};
+
+static int skel_probe(struct usb_interface *interface,
+		      const struct usb_device_id *id)
+{
+	struct usb_endpoint_descriptor *bulk_in, *bulk_out;
+	struct usb_skel *dev;
+	int retval;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	kref_init(&dev->kref);
+	mutex_init(&dev->io_mutex);
+	mutex_init(&dev->read_mutex);
+	spin_lock_init(&dev->err_lock);
+	init_waitqueue_head(&dev->bulk_in_wait);
+	sema_init(&dev->limit_sem, SKEL_WRITES_IN_FLIGHT);
+	init_usb_anchor(&dev->submitted);
+	dev->udev = usb_get_dev(interface_to_usbdev(interface));
+	dev->interface = usb_get_intf(interface);
+
+	/* Use the first bulk-in and the first bulk-out endpoint. */
+	retval = usb_find_common_endpoints(interface->cur_altsetting,
+					   &bulk_in, &bulk_out, NULL, NULL);
+	if (retval) {
+		dev_err(&interface->dev,
+			"Could not find both bulk-in and bulk-out endpoints\n");
+		goto error;
+	}
+	dev->bulk_in_ep = usb_endpoint_num(bulk_in);
+	dev->bulk_out_ep = usb_endpoint_num(bulk_out);
+
+	dev->bulk_in_size = usb_endpoint_maxp(bulk_in);
+	dev->bulk_in_buffer = kmalloc(dev->bulk_in_size, GFP_KERNEL);
+	if (!dev->bulk_in_buffer) {
+		retval = -ENOMEM;
+		goto error;
+	}
+	dev->bulk_in_urb = usb_alloc_urb(0, GFP_KERNEL);
+	if (!dev->bulk_in_urb) {
+		retval = -ENOMEM;
+		goto error;
+	}
+
+	/* open() finds dev through the interface: set it before the node. */
+	usb_set_intfdata(interface, dev);
+	retval = usb_register_dev(interface, &skel_class);
+	if (retval) {
+		dev_err(&interface->dev, "Not able to get a minor: %d\n",
+			retval);
+		usb_set_intfdata(interface, NULL);
+		goto error;
+	}
+
+	dev_info(&interface->dev, "USB skeleton device now attached to %s\n",
+		 dev_name(interface->usb_dev));
+	return 0;
+
+error:
+	/* Frees whatever was allocated. */
+	kref_put(&dev->kref, skel_delete);
+	return retval;
+}
+
+/*
+ * The device is gone, or the driver is being unbound.  Open files keep dev
+ * (by its kref) and fail with -ENODEV from now on.  Unless a driver sets
+ * soft_unbind, the USB core has already disabled its endpoints, which ended
+ * the URBs in flight; the kills below make sure of it either way.
+ */
+static void skel_disconnect(struct usb_interface *interface)
+{
+	struct usb_skel *dev = usb_get_intfdata(interface);
+
+	/* No new opens: they find no dev, and then no minor. */
+	usb_set_intfdata(interface, NULL);
+	usb_deregister_dev(interface, &skel_class);
+
+	/* No new I/O. */
+	mutex_lock(&dev->io_mutex);
+	dev->disconnected = true;
+	mutex_unlock(&dev->io_mutex);
+
+	/* End the I/O in flight; this wakes any waiting reader and writer. */
+	usb_kill_urb(dev->bulk_in_urb);
+	usb_kill_anchored_urbs(&dev->submitted);
+
+	kref_put(&dev->kref, skel_delete);
+	dev_info(&interface->dev, "USB skeleton device now disconnected\n");
+}
+
+/*
+ * Power management.  The USB core suspends the device once no file holds it
+ * awake (usb_autopm_get_interface() in open) or when the system sleeps.  A
+ * read URB killed here ends no read: the next read starts it again.
+ */
+static int skel_suspend(struct usb_interface *intf, pm_message_t message)
+{
+	struct usb_skel *dev = usb_get_intfdata(intf);
+
+	if (dev)
+		skel_draw_down(dev);
+	return 0;
+}
+
+static int skel_resume(struct usb_interface *intf)
+{
+	return 0;
+}
+
+/*
+ * Someone (usbfs, an error handler) resets the device: stop I/O, and keep
+ * it stopped, holding io_mutex, until the reset is over.  A reset loses
+ * whatever the device held, so the next call reports -EPIPE.
+ */
+static int skel_pre_reset(struct usb_interface *intf)
+{
+	struct usb_skel *dev = usb_get_intfdata(intf);
+
+	mutex_lock(&dev->io_mutex);
+	skel_draw_down(dev);
+	return 0;
+}
+
+static int skel_post_reset(struct usb_interface *intf)
+{
+	struct usb_skel *dev = usb_get_intfdata(intf);
+
+	spin_lock_irq(&dev->err_lock);
+	dev->errors = -EPIPE;
+	spin_unlock_irq(&dev->err_lock);
+	mutex_unlock(&dev->io_mutex);
+	return 0;
+}
+
+static struct usb_driver skel_driver = {
+	.name			= "kitskel",
+	.probe			= skel_probe,
+	.disconnect		= skel_disconnect,
+	.suspend		= skel_suspend,
+	.resume			= skel_resume,
+	.pre_reset		= skel_pre_reset,
+	.post_reset		= skel_post_reset,
+	.id_table		= skel_table,
+	.supports_autosuspend	= 1,
+};
+
+module_usb_driver(skel_driver);
+
+MODULE_DESCRIPTION("iterkit: a USB skeleton driver (legacy .read/.write)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kit_test.h - a small userspace test harness for iterkit's drivers
+ *
+ * It gives the guarantees of the kernel's kselftest_harness.h in less code:
+ * each test runs in its own forked child, so a crash ends only that test,
+ * under a timeout; results come out as KTAP on stdout.
+ *
+ *	#include "kit_test.h"	(first: it sets _GNU_SOURCE)
+ *
+ *	KIT_TEST(write_then_read) { ... KIT_ASSERT_EQ(read(fd, b, 9), 5); }
+ *	KIT_TEST_TIMEOUT(many_threads, 300) { ... }
+ *
+ *	int main(int argc, char **argv) { return kit_test_main(argc, argv); }
+ *
+ * Run as: PROG --form legacy|converted [--run NAME] [--list]
+ * Exit status: 0 if no test failed, 1 if one did, 2 for bad usage.
+ * A failed assertion ends its test at once, from any thread.
+ */
+#ifndef KIT_TEST_H
+#define KIT_TEST_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdnoreturn.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define KIT_MAX_TESTS		128
+#define KIT_MAX_THREADS		64
+/* Generous: the tests run under QEMU without KVM, which is slow. */
+#define KIT_DEFAULT_TIMEOUT	60
+
+/* How a test's child tells the parent what happened. */
+enum { KIT_EXIT_PASS = 0, KIT_EXIT_FAIL = 1, KIT_EXIT_SKIP = 4 };
+
+struct kit_test {
+	const char *name;
+	void (*fn)(void);
+	unsigned int timeout;		/* seconds */
+};
+
+static struct kit_test kit_tests[KIT_MAX_TESTS];
+static int kit_ntests;
+static int kit_converted;		/* --form: 0 legacy, 1 converted */
+static char *kit_skip_reason;		/* shared memory: set by KIT_SKIP() */
+
+static inline void kit_register(const char *name, void (*fn)(void),
+				unsigned int timeout)
+{
+	if (kit_ntests == KIT_MAX_TESTS)
+		abort();	/* raise KIT_MAX_TESTS */
+	kit_tests[kit_ntests++] = (struct kit_test){ name, fn, timeout };
+}
+
+/* Constructors run before main(), in the order of the source. */
+#define KIT_TEST_TIMEOUT(name, secs)					\
+	static void kit_test_##name(void);				\
+	static void __attribute__((constructor)) kit_reg_##name(void)	\
+	{								\
+		kit_register(#name, kit_test_##name, secs);		\
+	}								\
+	static void kit_test_##name(void)
+
+#define KIT_TEST(name) KIT_TEST_TIMEOUT(name, KIT_DEFAULT_TIMEOUT)
+
+/* Which form of the driver is loaded: true for .read_iter/.write_iter. */
+#define kit_form_converted() (kit_converted)
+
+/* A diagnostic line ("# ..."), flushed: the child may die right after. */
+#define kit_diag(fmt, ...)						\
+	do {								\
+		printf("# " fmt "\n", ##__VA_ARGS__);			\
+		fflush(stdout);						\
+	} while (0)
+
+/* Report a failure at file:line, with errno e if nonzero; end the test. */
+static inline noreturn void
+kit_failed(const char *file, int line, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (e)
+		printf(" (errno %d: %s)", e, strerror(e));
+	printf("\n");
+	fflush(stdout);
+	_exit(KIT_EXIT_FAIL);
+}
+
+#define kit_fail(fmt, ...) \
+	kit_failed(__FILE__, __LINE__, 0, fmt, ##__VA_ARGS__)
+
+/*
+ * The failure message of KIT_ASSERT shows errno if set, and KIT_ASSERT_EQ if
+ * a side is -1 (a failed call): they may read errno, so they don't clear it.
+ */
+#define KIT_ASSERT(cond)						\
+	do {								\
+		if (!(cond))						\
+			kit_failed(__FILE__, __LINE__, errno,		\
+				   "KIT_ASSERT(%s) failed", #cond);	\
+	} while (0)
+
+#define KIT_ASSERT_EQ(a, b)						\
+	do {								\
+		long long kit_a = (a), kit_b = (b);			\
+									\
+		if (kit_a != kit_b)					\
+			kit_failed(__FILE__, __LINE__,			\
+				   kit_a == -1 || kit_b == -1 ? errno : 0, \
+				   "KIT_ASSERT_EQ(%s, %s): %lld != %lld", \
+				   #a, #b, kit_a, kit_b);		\
+	} while (0)
+
+/*
+ * The call must fail: return -1 and set errno to err. This one and
+ * KIT_ASSERT_OK clear errno first: any errno they show was set by expr.
+ */
+#define KIT_ASSERT_ERRNO(expr, err)					\
+	do {								\
+		long long kit_r;					\
+		errno = 0;						\
+		kit_r = (expr);						\
+		if (kit_r != -1 || errno != (err))			\
+			kit_failed(__FILE__, __LINE__, errno,		\
+				   "%s: expected -1 and %s, got %lld",	\
+				   #expr, #err, kit_r);			\
+	} while (0)
+
+/* The call must succeed (>= 0); gives its value: fd = KIT_ASSERT_OK(open()) */
+#define KIT_ASSERT_OK(expr)						\
+	({								\
+		long long kit_r;					\
+		errno = 0;						\
+		kit_r = (expr);						\
+		if (kit_r < 0)						\
+			kit_failed(__FILE__, __LINE__, errno,		\
+				   "%s failed: %lld", #expr, kit_r);	\
+		kit_r;							\
+	})
+
+/* Stop the test and count it as skipped, never as passed. */
+#define KIT_SKIP(fmt, ...)						\
+	do {								\
+		snprintf(kit_skip_reason, 256, fmt, ##__VA_ARGS__);	\
+		_exit(KIT_EXIT_SKIP);					\
+	} while (0)
+
+/* Threads: n threads run fn((void *)(long)index); join waits for them. */
+struct kit_threads {
+	int n;
+	pthread_t id[KIT_MAX_THREADS];
+};
+
+static inline void kit_threads_start(struct kit_threads *t, int n,
+				     void *(*fn)(void *))
+{
+	int err;
+
+	if (n > KIT_MAX_THREADS)
+		kit_fail("%d threads: at most %d", n, KIT_MAX_THREADS);
+	for (t->n = 0; t->n < n; t->n++) {
+		err = pthread_create(&t->id[t->n], NULL, fn, (void *)(long)t->n);
+		if (err)
+			kit_fail("pthread_create: %s", strerror(err));
+	}
+}
+
+static inline void kit_threads_join(struct kit_threads *t)
+{
+	while (t->n > 0)
+		pthread_join(t->id[--t->n], NULL);
+}
+
+/*
+ * n bytes that end where a PROT_NONE page begins: an access past them, or
+ * to kit_bad_ptr(), faults, and a system call given them fails with EFAULT.
+ */
+static inline char *kit_edge_buf(size_t n)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	size_t len = (n + page - 1) / page * page + page;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || mprotect(p + len - page, page, PROT_NONE))
+		kit_fail("mmap: %s", strerror(errno));
+	return p + len - page - n;
+}
+
+#define kit_bad_ptr() ((void *)kit_edge_buf(0))
+
+/* The value of /sys/module/MOD/parameters/PARAM; the test fails without. */
+static inline long long kit_module_param(const char *mod, const char *param)
+{
+	char path[256];
+	long long val;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod, param);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%lld", &val) != 1)
+		kit_fail("cannot read a number from %s", path);
+	fclose(f);
+	return val;
+}
+
+static volatile sig_atomic_t kit_alarm;
+
+static inline void kit_on_alarm(int sig)
+{
+	kit_alarm = sig;
+}
+
+/* Run one test in its own child; print its result; 0 pass, 1 fail, 2 skip */
+static inline int kit_run(int num, const struct kit_test *t)
+{
+	struct sigaction sa = { .sa_handler = kit_on_alarm };	/* no restart */
+	int status = KIT_EXIT_FAIL << 8, ret = 1, killed = 0;
+	pid_t pid;
+
+	kit_skip_reason[0] = '\0';
+	fflush(stdout);			/* or the child prints it again */
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);		/* a timeout kills what the test forks */
+		signal(SIGALRM, SIG_DFL);
+		t->fn();
+		fflush(stdout);
+		_exit(KIT_EXIT_PASS);
+	}
+	if (pid > 0) {
+		setpgid(pid, pid);
+		kit_alarm = 0;
+		sigaction(SIGALRM, &sa, NULL);
+		alarm(t->timeout);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+			if (kit_alarm && !killed++)
+				kill(-pid, SIGKILL);
+		}
+		alarm(0);
+		kill(-pid, SIGKILL);	/* anything the test left behind */
+	}
+
+	if (pid < 0)
+		kit_diag("%s: fork: %s", t->name, strerror(errno));
+	else if (killed)
+		kit_diag("%s: timed out after %u s", t->name, t->timeout);
+	else if (WIFSIGNALED(status))
+		kit_diag("%s: killed by signal %d (%s)", t->name,
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WEXITSTATUS(status) == KIT_EXIT_PASS)
+		ret = 0;
+	else if (WEXITSTATUS(status) == KIT_EXIT_SKIP)
+		ret = 2;
+	else if (WEXITSTATUS(status) != KIT_EXIT_FAIL)
+		kit_diag("%s: exit status %d", t->name, WEXITSTATUS(status));
+
+	if (ret == 2)
+		printf("ok %d %s # SKIP %s\n", num, t->name, kit_skip_reason);
+	else
+		printf("%sok %d %s\n", ret ? "not " : "", num, t->name);
+	return ret;
+}
+
+static inline int kit_test_main(int argc, char **argv)
+{
+	const char *prog = basename(argv[0]), *form = "", *only = NULL;
+	int i, list = 0, bad = 0, num = 0, counts[3] = { 0 };
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--list"))
+			list = 1;
+		else if (!strcmp(argv[i], "--form") && i + 1 < argc)
+			form = argv[++i];
+		else if (!strcmp(argv[i], "--run") && i + 1 < argc)
+			only = argv[++i];
+		else
+			bad = 1;
+	}
+	for (i = 0; i < kit_ntests; i++) {
+		if (list)
+			printf("%s\n", kit_tests[i].name);
+		num += !only || !strcmp(only, kit_tests[i].name);
+	}
+	kit_converted = !strcmp(form, "converted");
+	if (list)
+		return bad ? 2 : 0;
+	if (bad || !num || (!kit_converted && strcmp(form, "legacy"))) {
+		fprintf(stderr, "usage: %s --form legacy|converted [--run NAME] [--list]\n",
+			prog);
+		return 2;
+	}
+
+	kit_skip_reason = mmap(NULL, 256, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (kit_skip_reason == MAP_FAILED)
+		return 2;
+	printf("KTAP version 1\n1..%d\n", num);
+	kit_diag("%s: %s form", prog, kit_converted ? "converted" : "legacy");
+	num = 0;
+	for (i = 0; i < kit_ntests; i++)
+		if (!only || !strcmp(only, kit_tests[i].name))
+			counts[kit_run(++num, &kit_tests[i])]++;
+	kit_diag("%s: %d passed, %d failed, %d skipped",
+		 prog, counts[0], counts[1], counts[2]);
+	return counts[1] ? 1 : 0;
+}
+
+#endif /* KIT_TEST_H */

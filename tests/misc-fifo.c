@@ -1,0 +1,1074 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for /dev/kitfifo (misc-fifo), in either form.
+ *
+ *	misc-fifo --form legacy|converted	(as root, module just loaded)
+ *
+ * The device is a bounded queue of events: a write enqueues one event, a
+ * read returns one whole event. Most tests expect the same outcome from both
+ * forms. Where the VFS treats .read/.write and .read_iter/.write_iter
+ * differently (readv/writev, RWF_NOWAIT, splice), a test asserts each form's
+ * own outcome and says why.
+ *
+ * Each test runs in its own process, but the queue lives in the module:
+ * fifo_open() empties it first. Tests that need a call to be blocked wait
+ * until /proc says the thread sleeps in that system call.
+ */
+#include "kit_test.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <liburing.h>
+#include <poll.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/sendfile.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
+#define DEV		"/dev/kitfifo"
+#define MODNAME		"kitfifo"
+#define RECSIZE		2	/* kfifo's length header in front of each event */
+#define BUF_SIZE	65536	/* more than the largest event (U16_MAX) */
+
+static unsigned int max_event;	/* module parameters, from fifo_open() */
+static unsigned int queue_size;	/* queue_bytes rounded up to a power of 2 */
+static char wbuf[BUF_SIZE], rbuf[BUF_SIZE];
+
+/* FIONREAD: the size of the next event, 0 if none. */
+static int next_len(int fd)
+{
+	int n = -1;
+
+	KIT_ASSERT_OK(ioctl(fd, FIONREAD, &n));
+	return n;
+}
+
+/* Open the device with extra flags, after emptying the queue. */
+static int fifo_open(int flags)
+{
+	unsigned long long q;
+	int fd;
+
+	max_event = kit_module_param(MODNAME, "max_event");
+	q = kit_module_param(MODNAME, "queue_bytes");
+	for (queue_size = 1; queue_size < q; queue_size <<= 1)
+		;
+	KIT_ASSERT(max_event > 0 && max_event < BUF_SIZE);
+
+	fd = KIT_ASSERT_OK(open(DEV, O_RDWR | flags));
+	while (next_len(fd) > 0)
+		KIT_ASSERT_OK(read(fd, rbuf, sizeof(rbuf)));
+	return fd;
+}
+
+/* Event contents: a pattern that differs by seed and by position. */
+static char pattern(unsigned int seed, size_t i)
+{
+	return seed * 37 + i * 7 + (i >> 8);
+}
+
+static void fill(char *buf, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = pattern(seed, i);
+}
+
+/* Check bytes from..len-1 of an event made by fill(buf, len, seed). */
+static void check_from(const char *buf, size_t from, size_t len,
+		       unsigned int seed)
+{
+	size_t i;
+
+	for (i = from; i < len; i++)
+		if (buf[i] != pattern(seed, i))
+			kit_fail("event %u: byte %zu of %zu is wrong", seed, i,
+				 len);
+}
+
+static void check(const char *buf, size_t len, unsigned int seed)
+{
+	check_from(buf, 0, len, seed);
+}
+
+static void put(int fd, size_t len, unsigned int seed)
+{
+	fill(wbuf, len, seed);
+	KIT_ASSERT_EQ(write(fd, wbuf, len), len);
+}
+
+static void get(int fd, size_t len, unsigned int seed)
+{
+	memset(rbuf, 0, len);
+	KIT_ASSERT_EQ(read(fd, rbuf, sizeof(rbuf)), len);
+	check(rbuf, len, seed);
+}
+
+static void expect_empty(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	KIT_ASSERT_EQ(next_len(fd), 0);
+	KIT_ASSERT_EQ(poll(&p, 1, 0), 0);
+}
+
+/* Fill the queue with max_event events (seeds 0, 1, ...); their number. */
+static int fill_up(int nbfd)
+{
+	int n;
+
+	errno = 0;
+	for (n = 0; n <= (int)(queue_size / max_event); n++) {
+		fill(wbuf, max_event, n);
+		if (write(nbfd, wbuf, max_event) < 0)
+			break;
+	}
+	KIT_ASSERT_EQ(errno, EAGAIN);	/* and not a queue without end */
+	return n;
+}
+
+/* The contents of /proc/self/task/TID/NAME, or "" if it can't be read. */
+static void read_task_file(pid_t tid, const char *name, char *buf, int size)
+{
+	char path[64];
+	int fd, n = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, name);
+	fd = open(path, O_RDONLY);
+	if (fd >= 0) {
+		n = read(fd, buf, size - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/*
+ * Wait until thread tid sleeps in system call nr: its state is S, and its
+ * syscall file starts with the call's number (it says "running" while the
+ * thread is on a CPU).
+ */
+static void wait_blocked(pid_t tid, long nr)
+{
+	char stat[512], call[256], *state;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		read_task_file(tid, "stat", stat, sizeof(stat));
+		read_task_file(tid, "syscall", call, sizeof(call));
+		state = strrchr(stat, ')');
+		if (state && state[1] && state[2] == 'S' &&
+		    call[0] >= '0' && call[0] <= '9' &&
+		    strtol(call, NULL, 10) == nr)
+			return;
+		usleep(10000);
+	}
+	kit_fail("thread %d did not block in system call %ld", tid, nr);
+}
+
+/*
+ * A helper thread: it waits until the main thread blocks in system call nr,
+ * then runs action(). The main thread makes the blocking call meanwhile.
+ */
+static struct {
+	pid_t tid;
+	long nr;
+	void (*action)(void);
+	struct kit_threads threads;
+} helper;
+
+static void *helper_main(void *unused)
+{
+	wait_blocked(helper.tid, helper.nr);
+	helper.action();
+	return unused;
+}
+
+static void helper_start(long nr, void (*action)(void))
+{
+	helper.tid = gettid();
+	helper.nr = nr;
+	helper.action = action;
+	kit_threads_start(&helper.threads, 1, helper_main);
+}
+
+static void helper_join(void)
+{
+	kit_threads_join(&helper.threads);
+}
+
+/* --- one event at a time --- */
+
+KIT_TEST(write_read_one_event)
+{
+	int fd = fifo_open(0);
+
+	put(fd, 100, 1);
+	KIT_ASSERT_EQ(next_len(fd), 100);
+	get(fd, 100, 1);
+	expect_empty(fd);
+}
+
+KIT_TEST(events_keep_boundaries_and_order)
+{
+	int fd = fifo_open(0);
+
+	put(fd, 1, 1);
+	put(fd, 50, 2);
+	put(fd, 7, 3);
+	get(fd, 1, 1);
+	get(fd, 50, 2);
+	get(fd, 7, 3);
+	expect_empty(fd);
+}
+
+KIT_TEST(write_max_event)
+{
+	int fd = fifo_open(0);
+
+	put(fd, max_event, 1);
+	KIT_ASSERT_EQ(next_len(fd), max_event);
+	get(fd, max_event, 1);
+}
+
+KIT_TEST(write_too_long_emsgsize)
+{
+	int fd = fifo_open(0);
+
+	KIT_ASSERT_ERRNO(write(fd, wbuf, max_event + 1), EMSGSIZE);
+	KIT_ASSERT_ERRNO(write(fd, wbuf, sizeof(wbuf)), EMSGSIZE);
+	expect_empty(fd);
+}
+
+KIT_TEST(write_zero_length)
+{
+	int nbfd, fd = fifo_open(0);
+
+	KIT_ASSERT_EQ(write(fd, wbuf, 0), 0);
+	expect_empty(fd);
+	/* Even on a full queue: there is nothing to wait for. */
+	nbfd = KIT_ASSERT_OK(open(DEV, O_RDWR | O_NONBLOCK));
+	fill_up(nbfd);
+	KIT_ASSERT_EQ(write(nbfd, wbuf, 0), 0);
+	KIT_ASSERT_EQ(write(fd, wbuf, 0), 0);
+}
+
+KIT_TEST(read_short_buffer_emsgsize)
+{
+	int fd = fifo_open(0);
+
+	put(fd, 100, 1);
+	KIT_ASSERT_ERRNO(read(fd, rbuf, 99), EMSGSIZE);
+	KIT_ASSERT_ERRNO(read(fd, rbuf, 1), EMSGSIZE);
+	KIT_ASSERT_EQ(next_len(fd), 100);	/* still queued */
+	KIT_ASSERT_EQ(read(fd, rbuf, 100), 100);
+	check(rbuf, 100, 1);
+}
+
+KIT_TEST(fionread_next_event_size)
+{
+	int fd = fifo_open(0);
+
+	KIT_ASSERT_EQ(next_len(fd), 0);
+	put(fd, 10, 1);
+	put(fd, 20, 2);
+	KIT_ASSERT_EQ(next_len(fd), 10);
+	get(fd, 10, 1);
+	KIT_ASSERT_EQ(next_len(fd), 20);
+	get(fd, 20, 2);
+	KIT_ASSERT_EQ(next_len(fd), 0);
+}
+
+/* A stream (stream_open()): no position, so no seeking and no pread. */
+KIT_TEST(stream_lseek_pread_pwrite_espipe)
+{
+	struct iovec iov = { wbuf, 10 };
+	int fd = fifo_open(0);
+
+	KIT_ASSERT_ERRNO(lseek(fd, 0, SEEK_SET), ESPIPE);
+	KIT_ASSERT_ERRNO(lseek(fd, 0, SEEK_CUR), ESPIPE);
+	KIT_ASSERT_ERRNO(pwrite(fd, wbuf, 10, 0), ESPIPE);
+	KIT_ASSERT_ERRNO(pwritev2(fd, &iov, 1, 0, 0), ESPIPE);
+	expect_empty(fd);
+	put(fd, 10, 1);
+	KIT_ASSERT_ERRNO(pread(fd, rbuf, 10, 0), ESPIPE);
+	KIT_ASSERT_ERRNO(preadv2(fd, &iov, 1, 0, 0), ESPIPE);
+	get(fd, 10, 1);
+}
+
+/* --- a bounded queue --- */
+
+/*
+ * kfifo rounds queue_bytes up to a power of two; each event takes its length
+ * plus a 2-byte header, and a write needs room for the whole event.
+ */
+KIT_TEST(queue_capacity)
+{
+	int fd = fifo_open(O_NONBLOCK);
+	int i, n = fill_up(fd);
+	int room = queue_size - n * (max_event + RECSIZE) - RECSIZE;
+
+	KIT_ASSERT_EQ(n, queue_size / (max_event + RECSIZE));
+	if (room > 0) {
+		KIT_ASSERT_ERRNO(write(fd, wbuf, room + 1), EAGAIN);
+		put(fd, room, n);
+	}
+	KIT_ASSERT_ERRNO(write(fd, wbuf, 1), EAGAIN);
+	for (i = 0; i < n; i++)
+		get(fd, max_event, i);
+	if (room > 0)
+		get(fd, room, n);
+	expect_empty(fd);
+}
+
+KIT_TEST(nonblock_read_empty_eagain)
+{
+	int fd = fifo_open(O_NONBLOCK);
+
+	KIT_ASSERT_ERRNO(read(fd, rbuf, sizeof(rbuf)), EAGAIN);
+	put(fd, 10, 1);
+	get(fd, 10, 1);
+	KIT_ASSERT_ERRNO(read(fd, rbuf, sizeof(rbuf)), EAGAIN);
+}
+
+KIT_TEST(nonblock_write_full_eagain)
+{
+	int fd = fifo_open(O_NONBLOCK);
+	int i, n = fill_up(fd);
+
+	KIT_ASSERT(n > 0);
+	KIT_ASSERT_ERRNO(write(fd, wbuf, max_event), EAGAIN);
+	for (i = 0; i < n; i++)
+		get(fd, max_event, i);
+	expect_empty(fd);
+}
+
+/* O_NONBLOCK set after open(): the driver must look at f_flags each call. */
+KIT_TEST(nonblock_set_by_fcntl)
+{
+	int fd = fifo_open(0);
+
+	KIT_ASSERT_OK(fcntl(fd, F_SETFL, O_NONBLOCK));
+	KIT_ASSERT_ERRNO(read(fd, rbuf, sizeof(rbuf)), EAGAIN);
+	fill_up(fd);
+	KIT_ASSERT_ERRNO(write(fd, wbuf, max_event), EAGAIN);
+}
+
+static int wfd;		/* the helper's own file */
+
+static void put_one(void)
+{
+	put(wfd, 100, 7);
+}
+
+KIT_TEST(blocked_read_wakes_on_write)
+{
+	int fd = fifo_open(0);
+
+	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR));
+	helper_start(SYS_read, put_one);
+	get(fd, 100, 7);
+	helper_join();
+}
+
+static void get_first(void)
+{
+	get(wfd, max_event, 0);
+}
+
+KIT_TEST(blocked_write_wakes_on_read)
+{
+	int i, n, fd = fifo_open(0);
+
+	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR | O_NONBLOCK));
+	n = fill_up(wfd);
+	helper_start(SYS_write, get_first);
+	put(fd, max_event, 1000);
+	helper_join();
+	for (i = 1; i < n; i++)
+		get(wfd, max_event, i);
+	get(wfd, max_event, 1000);
+	expect_empty(fd);
+}
+
+static volatile sig_atomic_t signals;
+
+static void on_signal(int sig)
+{
+	signals += sig == SIGUSR1;
+}
+
+static void catch_sigusr1(int flags)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = flags };
+
+	KIT_ASSERT_OK(sigaction(SIGUSR1, &sa, NULL));
+}
+
+static pthread_t main_thread;
+
+static void send_signal(void)
+{
+	pthread_kill(main_thread, SIGUSR1);
+}
+
+KIT_TEST(signal_interrupts_blocked_read)
+{
+	int fd = fifo_open(0);
+
+	catch_sigusr1(0);	/* no SA_RESTART: the call fails with EINTR */
+	main_thread = pthread_self();
+	helper_start(SYS_read, send_signal);
+	KIT_ASSERT_ERRNO(read(fd, rbuf, sizeof(rbuf)), EINTR);
+	helper_join();
+	KIT_ASSERT_EQ(signals, 1);
+	expect_empty(fd);
+	put(fd, 10, 1);
+	get(fd, 10, 1);
+}
+
+KIT_TEST(signal_interrupts_blocked_write)
+{
+	int i, n, fd = fifo_open(0);
+
+	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR | O_NONBLOCK));
+	n = fill_up(wfd);
+	catch_sigusr1(0);
+	main_thread = pthread_self();
+	helper_start(SYS_write, send_signal);
+	fill(wbuf, max_event, 1000);
+	KIT_ASSERT_ERRNO(write(fd, wbuf, max_event), EINTR);
+	helper_join();
+	KIT_ASSERT_EQ(signals, 1);
+	for (i = 0; i < n; i++)		/* the same events, nothing more */
+		get(wfd, max_event, i);
+	expect_empty(fd);
+}
+
+/* With SA_RESTART the read restarts (-ERESTARTSYS) and blocks again. */
+static void signal_then_put(void)
+{
+	send_signal();
+	while (!signals)
+		usleep(1000);
+	wait_blocked(helper.tid, SYS_read);
+	put(wfd, 100, 7);
+}
+
+KIT_TEST(signal_sa_restart_restarts_read)
+{
+	int fd = fifo_open(0);
+
+	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR));
+	catch_sigusr1(SA_RESTART);
+	main_thread = pthread_self();
+	helper_start(SYS_read, signal_then_put);
+	get(fd, 100, 7);
+	helper_join();
+	KIT_ASSERT_EQ(signals, 1);
+}
+
+/* --- poll and epoll --- */
+
+static int poll_now(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };
+
+	KIT_ASSERT_OK(poll(&p, 1, 0));
+	return p.revents;
+}
+
+/* EPOLLOUT means "an event of max_event bytes fits now". */
+KIT_TEST(poll_reports_in_and_out)
+{
+	int i, fd = fifo_open(O_NONBLOCK);
+
+	KIT_ASSERT_EQ(poll_now(fd), POLLOUT);
+	put(fd, 10, 0);
+	KIT_ASSERT_EQ(poll_now(fd), POLLIN | POLLOUT);
+	for (i = 1; poll_now(fd) & POLLOUT; i++)
+		put(fd, max_event, i);
+	KIT_ASSERT_ERRNO(write(fd, wbuf, max_event), EAGAIN);
+	KIT_ASSERT_EQ(poll_now(fd), POLLIN);
+	get(fd, 10, 0);
+	get(fd, max_event, 1);
+	KIT_ASSERT_EQ(poll_now(fd), POLLIN | POLLOUT);
+}
+
+KIT_TEST(epoll_reports_in_and_out)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT };
+	int i, ep, fd = fifo_open(O_NONBLOCK);
+
+	ep = KIT_ASSERT_OK(epoll_create1(0));
+	KIT_ASSERT_OK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	KIT_ASSERT_EQ(epoll_wait(ep, &ev, 1, 0), 1);
+	KIT_ASSERT_EQ(ev.events, EPOLLOUT);
+	put(fd, 10, 0);
+	KIT_ASSERT_EQ(epoll_wait(ep, &ev, 1, 0), 1);
+	KIT_ASSERT_EQ(ev.events, EPOLLIN | EPOLLOUT);
+	for (i = 1; i < 1000; i++) {
+		KIT_ASSERT_EQ(epoll_wait(ep, &ev, 1, 0), 1);
+		if (!(ev.events & EPOLLOUT))
+			break;
+		put(fd, max_event, i);
+	}
+	KIT_ASSERT_EQ(ev.events, EPOLLIN);
+	KIT_ASSERT_ERRNO(write(fd, wbuf, max_event), EAGAIN);
+}
+
+static void put_small(void)
+{
+	put(wfd, 10, 1);
+}
+
+KIT_TEST(poll_wakes_on_write)
+{
+	struct pollfd p;
+	int fd = fifo_open(0);
+
+	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR));
+	p = (struct pollfd){ .fd = fd, .events = POLLIN };
+	helper_start(SYS_poll, put_small);
+	KIT_ASSERT_EQ(poll(&p, 1, -1), 1);
+	KIT_ASSERT_EQ(p.revents, POLLIN);
+	helper_join();
+	get(fd, 10, 1);
+}
+
+KIT_TEST(epoll_wakes_on_read)
+{
+	struct epoll_event ev = { .events = EPOLLOUT };
+	int i, n, ep, fd = fifo_open(0);
+
+	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR | O_NONBLOCK));
+	n = fill_up(wfd);
+	ep = KIT_ASSERT_OK(epoll_create1(0));
+	KIT_ASSERT_OK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	KIT_ASSERT_EQ(epoll_wait(ep, &ev, 1, 0), 0);
+	helper_start(SYS_epoll_wait, get_first);
+	KIT_ASSERT_EQ(epoll_wait(ep, &ev, 1, -1), 1);
+	KIT_ASSERT_EQ(ev.events, EPOLLOUT);
+	helper_join();
+	for (i = 1; i < n; i++)
+		get(fd, max_event, i);
+}
+
+/* --- bad user memory: EFAULT, and the queue loses nothing --- */
+
+KIT_TEST(read_bad_pointer_efault_keeps_event)
+{
+	int fd = fifo_open(0);
+
+	put(fd, 100, 1);
+	KIT_ASSERT_ERRNO(read(fd, kit_bad_ptr(), 100), EFAULT);
+	KIT_ASSERT_EQ(next_len(fd), 100);
+	get(fd, 100, 1);
+}
+
+/* The first 50 bytes can be copied, the rest fault: still all or nothing. */
+KIT_TEST(read_partly_bad_buffer_keeps_event)
+{
+	char *edge = kit_edge_buf(50);
+	int fd = fifo_open(0);
+
+	put(fd, 100, 1);
+	KIT_ASSERT_ERRNO(read(fd, edge, 100), EFAULT);
+	KIT_ASSERT_EQ(next_len(fd), 100);
+	get(fd, 100, 1);
+}
+
+KIT_TEST(write_bad_pointer_efault_enqueues_nothing)
+{
+	char *edge = kit_edge_buf(50);
+	int fd = fifo_open(0);
+
+	KIT_ASSERT_ERRNO(write(fd, kit_bad_ptr(), 100), EFAULT);
+	expect_empty(fd);
+	fill(edge, 50, 1);
+	KIT_ASSERT_ERRNO(write(fd, edge, 100), EFAULT);
+	expect_empty(fd);
+	put(fd, 100, 2);
+	get(fd, 100, 2);
+}
+
+/* --- where the two forms differ --- */
+
+/*
+ * RWF_NOWAIT: the VFS refuses it (EOPNOTSUPP) for .read/.write, and for
+ * .read_iter/.write_iter unless open() set FMODE_NOWAIT; the converted driver
+ * does, and then fails with EAGAIN instead of blocking, on a blocking file.
+ * A stream has no offset: preadv2/pwritev2 take -1 ("the current one").
+ */
+KIT_TEST(rwf_nowait_read)
+{
+	struct iovec iov = { rbuf, sizeof(rbuf) };
+	int fd = fifo_open(0);
+
+	if (!kit_form_converted()) {
+		KIT_ASSERT_ERRNO(preadv2(fd, &iov, 1, -1, RWF_NOWAIT),
+				 EOPNOTSUPP);
+		put(fd, 10, 1);
+		KIT_ASSERT_ERRNO(preadv2(fd, &iov, 1, -1, RWF_NOWAIT),
+				 EOPNOTSUPP);
+		KIT_ASSERT_EQ(next_len(fd), 10);
+		return;
+	}
+	KIT_ASSERT_ERRNO(preadv2(fd, &iov, 1, -1, RWF_NOWAIT), EAGAIN);
+	put(fd, 10, 1);
+	KIT_ASSERT_EQ(preadv2(fd, &iov, 1, -1, RWF_NOWAIT), 10);
+	check(rbuf, 10, 1);
+	expect_empty(fd);
+}
+
+KIT_TEST(rwf_nowait_write)
+{
+	struct iovec iov = { wbuf, 0 };
+	int i, n, fd = fifo_open(0);
+
+	iov.iov_len = max_event;
+	fill(wbuf, max_event, 0);
+	if (!kit_form_converted()) {
+		KIT_ASSERT_ERRNO(pwritev2(fd, &iov, 1, -1, RWF_NOWAIT),
+				 EOPNOTSUPP);
+		expect_empty(fd);
+		return;
+	}
+	for (n = 0; n < 1000; n++) {
+		fill(wbuf, max_event, n);
+		if (pwritev2(fd, &iov, 1, -1, RWF_NOWAIT) < 0)
+			break;
+	}
+	KIT_ASSERT_EQ(errno, EAGAIN);
+	KIT_ASSERT_EQ(n, queue_size / (max_event + RECSIZE));
+	for (i = 0; i < n; i++)
+		get(fd, max_event, i);
+	expect_empty(fd);
+}
+
+/*
+ * splice needs .splice_read, which the converted driver gets from
+ * copy_splice_read() (over its read_iter); without it the VFS says EINVAL.
+ */
+KIT_TEST(splice_to_pipe)
+{
+	int p[2], fd = fifo_open(0);
+
+	KIT_ASSERT_OK(pipe(p));
+	put(fd, 100, 1);
+	if (!kit_form_converted()) {
+		KIT_ASSERT_ERRNO(splice(fd, NULL, p[1], NULL, 4096, 0), EINVAL);
+		KIT_ASSERT_EQ(next_len(fd), 100);
+		return;
+	}
+	/* A splice shorter than the event is a short buffer. */
+	KIT_ASSERT_ERRNO(splice(fd, NULL, p[1], NULL, 99, 0), EMSGSIZE);
+	KIT_ASSERT_EQ(splice(fd, NULL, p[1], NULL, 4096, 0), 100);
+	expect_empty(fd);
+	KIT_ASSERT_EQ(read(p[0], rbuf, sizeof(rbuf)), 100);
+	check(rbuf, 100, 1);
+}
+
+/*
+ * sendfile to a pipe splices like splice(); to a regular file it goes
+ * through splice_direct_to_actor(), which wants a seekable input
+ * (FMODE_LSEEK): a stream gets EINVAL there in both forms.
+ */
+KIT_TEST(sendfile_to_pipe_and_file)
+{
+	char path[] = "/tmp/kitfifo.XXXXXX";
+	int p[2], tmp, fd = fifo_open(0);
+
+	KIT_ASSERT_OK(pipe(p));
+	tmp = KIT_ASSERT_OK(mkstemp(path));
+	unlink(path);
+	put(fd, 100, 1);
+	KIT_ASSERT_ERRNO(sendfile(tmp, fd, NULL, 100), EINVAL);
+	KIT_ASSERT_EQ(next_len(fd), 100);
+	if (!kit_form_converted()) {
+		KIT_ASSERT_ERRNO(sendfile(p[1], fd, NULL, 4096), EINVAL);
+		KIT_ASSERT_EQ(next_len(fd), 100);
+		return;
+	}
+	KIT_ASSERT_EQ(sendfile(p[1], fd, NULL, 4096), 100);
+	expect_empty(fd);
+	KIT_ASSERT_EQ(read(p[0], rbuf, sizeof(rbuf)), 100);
+	check(rbuf, 100, 1);
+}
+
+/*
+ * writev: .write_iter sees all segments at once, so they make one event;
+ * for .write the VFS (do_loop_readv_writev()) calls .write once per segment,
+ * which makes one event per segment.
+ */
+KIT_TEST(writev_three_segments)
+{
+	struct iovec iov[3] = {
+		{ wbuf, 10 }, { wbuf + 10, 20 }, { wbuf + 30, 30 },
+	};
+	int fd = fifo_open(0);
+
+	fill(wbuf, 60, 1);
+	KIT_ASSERT_EQ(writev(fd, iov, 3), 60);
+	if (kit_form_converted()) {
+		get(fd, 60, 1);
+	} else {
+		KIT_ASSERT_EQ(read(fd, rbuf, sizeof(rbuf)), 10);
+		KIT_ASSERT_EQ(read(fd, rbuf + 10, sizeof(rbuf) - 10), 20);
+		KIT_ASSERT_EQ(read(fd, rbuf + 30, sizeof(rbuf) - 30), 30);
+		check(rbuf, 60, 1);
+	}
+	expect_empty(fd);
+}
+
+/* Segments that each fit but together don't: one event too long, or two. */
+KIT_TEST(writev_over_max_event)
+{
+	struct iovec iov[2] = { { wbuf, 0 }, { wbuf, 1 } };
+	int fd = fifo_open(0);
+
+	iov[0].iov_len = max_event;
+	fill(wbuf, max_event, 1);
+	if (kit_form_converted()) {
+		KIT_ASSERT_ERRNO(writev(fd, iov, 2), EMSGSIZE);
+		expect_empty(fd);
+		return;
+	}
+	KIT_ASSERT_EQ(writev(fd, iov, 2), max_event + 1);
+	get(fd, max_event, 1);
+	get(fd, 1, 1);
+}
+
+/*
+ * readv: .read_iter fills the segments in turn with one event. For .read the
+ * VFS calls .read once per segment and stops after an error (returning it
+ * only if nothing was read) or after a segment that was not filled: a
+ * 10-byte segment can't take a 25-byte event (EMSGSIZE).
+ */
+KIT_TEST(readv_one_event_across_segments)
+{
+	struct iovec iov[3] = {
+		{ rbuf, 10 }, { rbuf + 10, 10 }, { rbuf + 20, 20 },
+	};
+	int fd = fifo_open(0);
+
+	put(fd, 25, 1);
+	if (!kit_form_converted()) {
+		KIT_ASSERT_ERRNO(readv(fd, iov, 3), EMSGSIZE);
+		KIT_ASSERT_EQ(next_len(fd), 25);
+		return;
+	}
+	KIT_ASSERT_EQ(readv(fd, iov, 3), 25);
+	check(rbuf, 25, 1);
+	expect_empty(fd);
+}
+
+/*
+ * Events of 10, 10, 7 and 9 bytes, segments of 10, 10 and 10. Legacy: one
+ * event per segment while they fill exactly; the 7-byte event leaves its
+ * segment short, so readv stops there (27 bytes, 3 events). Converted: one
+ * event, 10 bytes.
+ */
+KIT_TEST(readv_events_per_segment)
+{
+	struct iovec iov[3] = {
+		{ rbuf, 10 }, { rbuf + 10, 10 }, { rbuf + 20, 10 },
+	};
+	int fd = fifo_open(0);
+
+	put(fd, 10, 1);
+	put(fd, 10, 2);
+	put(fd, 7, 3);
+	put(fd, 9, 4);
+	if (kit_form_converted()) {
+		KIT_ASSERT_EQ(readv(fd, iov, 3), 10);
+		check(rbuf, 10, 1);
+		get(fd, 10, 2);
+		get(fd, 7, 3);
+	} else {
+		KIT_ASSERT_EQ(readv(fd, iov, 3), 27);
+		check(rbuf, 10, 1);
+		check(rbuf + 10, 10, 2);
+		check(rbuf + 20, 7, 3);
+	}
+	get(fd, 9, 4);
+	expect_empty(fd);
+}
+
+/*
+ * Legacy only: after an event fills the first segment exactly, readv goes
+ * on to the next one and blocks there for another event, although it has
+ * one already. The converted readv returns the first event at once.
+ */
+static void put_second(void)
+{
+	put(wfd, 10, 2);
+}
+
+KIT_TEST(readv_exact_segment_blocks_legacy)
+{
+	struct iovec iov[2] = { { rbuf, 10 }, { rbuf + 10, 10 } };
+	int fd = fifo_open(0);
+
+	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR));
+	put(fd, 10, 1);
+	if (kit_form_converted()) {
+		KIT_ASSERT_EQ(readv(fd, iov, 2), 10);
+		check(rbuf, 10, 1);
+		expect_empty(fd);
+		return;
+	}
+	helper_start(SYS_readv, put_second);
+	KIT_ASSERT_EQ(readv(fd, iov, 2), 20);
+	helper_join();
+	check(rbuf, 10, 1);
+	check(rbuf + 10, 10, 2);
+}
+
+/* --- io_uring: legacy goes through io-wq workers, converted may not --- */
+
+static void uring_init(struct io_uring *ring)
+{
+	int ret = io_uring_queue_init(8, ring, 0);
+
+	/* The kernel may lack it or forbid it (sysctl io_uring_disabled). */
+	if (ret < 0)
+		KIT_SKIP("io_uring_queue_init: %s", strerror(-ret));
+}
+
+static void uring_queue(struct io_uring *ring, int fd, int write_op,
+			char *buf, unsigned int len)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	KIT_ASSERT(sqe);
+	if (write_op)
+		io_uring_prep_write(sqe, fd, buf, len, -1);
+	else
+		io_uring_prep_read(sqe, fd, buf, len, -1);
+	sqe->user_data = write_op;
+	KIT_ASSERT_EQ(io_uring_submit(ring), 1);
+}
+
+/* Wait (10 s at most) for n completions; their results by operation. */
+static void uring_wait(struct io_uring *ring, int n, int res[2])
+{
+	struct __kernel_timespec ts = { .tv_sec = 10 };
+	struct io_uring_cqe *cqe;
+
+	res[0] = INT_MIN;
+	res[1] = INT_MIN;
+	while (n--) {
+		KIT_ASSERT_EQ(io_uring_wait_cqe_timeout(ring, &cqe, &ts), 0);
+		KIT_ASSERT(cqe->user_data < 2);
+		res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+	}
+}
+
+/* The next completion must be write_op's, with result res. */
+static void uring_expect(struct io_uring *ring, int write_op, int res)
+{
+	int r[2];
+
+	uring_wait(ring, 1, r);
+	KIT_ASSERT_EQ(r[write_op], res);
+}
+
+static void uring_expect_none(struct io_uring *ring)
+{
+	struct io_uring_cqe *cqe;
+
+	usleep(200000);
+	KIT_ASSERT_EQ(io_uring_peek_cqe(ring, &cqe), -EAGAIN);
+}
+
+KIT_TEST(uring_read_waits_for_uring_write)
+{
+	struct io_uring ring;
+	int res[2], fd = fifo_open(0);
+
+	uring_init(&ring);
+	uring_queue(&ring, fd, 0, rbuf, sizeof(rbuf));
+	uring_expect_none(&ring);
+	fill(wbuf, 100, 1);
+	uring_queue(&ring, fd, 1, wbuf, 100);
+	uring_wait(&ring, 2, res);	/* in either order */
+	KIT_ASSERT_EQ(res[0], 100);
+	KIT_ASSERT_EQ(res[1], 100);
+	io_uring_queue_exit(&ring);
+	check(rbuf, 100, 1);
+	expect_empty(fd);
+}
+
+KIT_TEST(uring_read_waits_for_write_call)
+{
+	struct io_uring ring;
+	int fd = fifo_open(0);
+
+	uring_init(&ring);
+	uring_queue(&ring, fd, 0, rbuf, sizeof(rbuf));
+	uring_expect_none(&ring);
+	put(fd, 100, 1);
+	uring_expect(&ring, 0, 100);
+	check(rbuf, 100, 1);
+	/* With an event queued, the read completes at once. */
+	put(fd, 50, 2);
+	uring_queue(&ring, fd, 0, rbuf, sizeof(rbuf));
+	uring_expect(&ring, 0, 50);
+	check(rbuf, 50, 2);
+	/* A short buffer fails as it does for read(). */
+	put(fd, 50, 3);
+	uring_queue(&ring, fd, 0, rbuf, 49);
+	uring_expect(&ring, 0, -EMSGSIZE);
+	get(fd, 50, 3);
+	io_uring_queue_exit(&ring);
+}
+
+KIT_TEST(uring_write_waits_for_room)
+{
+	struct io_uring ring;
+	int i, n, fd = fifo_open(0);
+
+	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR | O_NONBLOCK));
+	n = fill_up(wfd);
+	uring_init(&ring);
+	fill(wbuf, max_event, 1000);
+	uring_queue(&ring, fd, 1, wbuf, max_event);
+	uring_expect_none(&ring);
+	get(wfd, max_event, 0);
+	uring_expect(&ring, 1, max_event);
+	for (i = 1; i < n; i++)
+		get(wfd, max_event, i);
+	get(wfd, max_event, 1000);
+	io_uring_queue_exit(&ring);
+}
+
+/* --- many threads at once --- */
+
+#define WRITERS		4
+#define READERS		4
+#define PER_WRITER	25000
+#define STOP		0xffffffffu	/* writer id of the readers' end mark */
+
+struct event {
+	uint32_t writer;
+	uint32_t seq;
+	uint32_t len;		/* of the whole event, this header included */
+};
+
+static unsigned char seen[WRITERS][PER_WRITER];
+static unsigned int received;
+
+static unsigned int event_len(unsigned int w, unsigned int seq)
+{
+	if (seq % 997 == 0)
+		return max_event;
+	return sizeof(struct event) + (seq * 37 + w * 11) % 244;
+}
+
+static void *writer(void *arg)
+{
+	unsigned int w = (long)arg, seq, len;
+	int fd = KIT_ASSERT_OK(open(DEV, O_WRONLY));
+	char buf[BUF_SIZE];
+	struct event *ev = (struct event *)buf;
+
+	for (seq = 0; seq < PER_WRITER; seq++) {
+		len = event_len(w, seq);
+		fill(buf, len, w * PER_WRITER + seq);
+		*ev = (struct event){ w, seq, len };
+		KIT_ASSERT_EQ(write(fd, buf, len), len);
+	}
+	close(fd);
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	int i, fd = KIT_ASSERT_OK(open(DEV, O_RDONLY));
+	char buf[BUF_SIZE];
+	struct event *ev = (struct event *)buf;
+	long last[WRITERS];
+	ssize_t n;
+
+	for (i = 0; i < WRITERS; i++)
+		last[i] = -1;
+	for (;;) {
+		n = KIT_ASSERT_OK(read(fd, buf, sizeof(buf)));
+		KIT_ASSERT(n >= (ssize_t)sizeof(*ev));
+		if (ev->writer == STOP)
+			break;
+		KIT_ASSERT(ev->writer < WRITERS && ev->seq < PER_WRITER);
+		KIT_ASSERT_EQ(n, ev->len);
+		KIT_ASSERT_EQ(n, event_len(ev->writer, ev->seq));
+		/* One reader sees each writer's events in order. */
+		KIT_ASSERT(ev->seq > last[ev->writer]);
+		last[ev->writer] = ev->seq;
+		check_from(buf, sizeof(*ev), n,
+			   ev->writer * PER_WRITER + ev->seq);
+		if (__atomic_fetch_add(&seen[ev->writer][ev->seq], 1,
+				       __ATOMIC_RELAXED))
+			kit_fail("event %u of writer %u read twice", ev->seq,
+				 ev->writer);
+		__atomic_fetch_add(&received, 1, __ATOMIC_RELAXED);
+	}
+	close(fd);
+	return arg;
+}
+
+/*
+ * Blocking writers and readers at once, each with its own file; then one
+ * end mark per reader, which comes after all the events (a FIFO).
+ */
+KIT_TEST_TIMEOUT(threads_move_100000_events, 300)
+{
+	struct event stop = { STOP, 0, sizeof(stop) };
+	struct kit_threads readers, writers;
+	struct timespec t0, t1;
+	int i, w, seq, fd = fifo_open(0);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	kit_threads_start(&readers, READERS, reader);
+	kit_threads_start(&writers, WRITERS, writer);
+	kit_threads_join(&writers);
+	for (i = 0; i < READERS; i++)
+		KIT_ASSERT_EQ(write(fd, &stop, sizeof(stop)), sizeof(stop));
+	kit_threads_join(&readers);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	kit_diag("%d events in %.1f s", received, t1.tv_sec - t0.tv_sec +
+		 (t1.tv_nsec - t0.tv_nsec) / 1e9);
+
+	for (w = 0; w < WRITERS; w++)
+		for (seq = 0; seq < PER_WRITER; seq++)
+			if (seen[w][seq] != 1)
+				kit_fail("event %d of writer %d lost", seq, w);
+	KIT_ASSERT_EQ(received, WRITERS * PER_WRITER);
+	expect_empty(fd);
+}
+
+/* --- the module --- */
+
+/*
+ * .owner = THIS_MODULE holds the module while a file is open. delete_module()
+ * then fails in try_stop_module() with -EWOULDBLOCK (EAGAIN), in 6.1 and 6.12
+ * alike (kernel/module/main.c), and the module stays usable.
+ */
+KIT_TEST(rmmod_fails_while_open)
+{
+	int fd = fifo_open(0);
+
+	if (geteuid())
+		KIT_SKIP("needs root for delete_module()");
+	KIT_ASSERT_ERRNO(syscall(SYS_delete_module, MODNAME, O_NONBLOCK),
+			 EWOULDBLOCK);
+	put(fd, 10, 1);
+	get(fd, 10, 1);
+}
+
+int main(int argc, char **argv)
+{
+	return kit_test_main(argc, argv);
+}

@@ -1,0 +1,803 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for /proc/kit-procfs/ (procfs-demo), in either form.
+ *
+ *	procfs-demo --form legacy|converted	(as root, module just loaded)
+ *
+ * value and message behave as in debugfs-demo, and the same in both forms;
+ * table is a seq_file of 320 lines.  Where the iter path changes what the
+ * VFS does (splice, RWF_NOWAIT), a test asserts each form's own outcome.
+ * procfs has no .proc_write_iter, so writes are the same in both forms:
+ * one .proc_write call per writev() segment, no RWF_NOWAIT, no splice.
+ *
+ * Each test runs in its own process, but the state lives in the module:
+ * tests start by writing the defaults back.  The last test removes the
+ * module with files open, and loads it again.
+ */
+#include "kit_test.h"
+
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdint.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
+#define DIR		"/proc/kit-procfs"
+#define MODNAME		"kit_procfs"
+#define DEFAULT_VALUE	42
+#define DEFAULT_MESSAGE	"Hello from kit_procfs\n"
+#define MESSAGE_SIZE	256
+#define VALUE_MAX_INPUT	32	/* longer value writes get EINVAL */
+#define TABLE_ROWS	320
+#define TABLE_SIZE	(TABLE_ROWS * 27)
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static char buf[1 << 17];
+
+/* --- helpers (debugfs-demo.c has the same ones, for debugfs) --- */
+
+/* s[0..len) as a C string literal, for messages: one line of KTAP. */
+static const char *esc(const char *s, size_t len)
+{
+	static char out[4][120];
+	static int k;
+	char *o = out[k++ % 4], *p = o;
+	size_t i;
+
+	for (i = 0; i < len && p < o + sizeof(out[0]) - 8; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\n')
+			p += sprintf(p, "\\n");
+		else if (c < ' ' || c > '~' || c == '"' || c == '\\')
+			p += sprintf(p, "\\x%02x", c);
+		else
+			*p++ = c;
+	}
+	if (i < len)
+		p += sprintf(p, "...");
+	*p = '\0';
+	return o;
+}
+
+static int open_file(const char *name, int flags)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), DIR "/%s", name);
+	return KIT_ASSERT_OK(open(path, flags));
+}
+
+/* The whole content, read with one pread() from 0; NUL-terminated. */
+static size_t get(const char *name, char *out, size_t size)
+{
+	int fd = open_file(name, O_RDONLY);
+	ssize_t n = KIT_ASSERT_OK(pread(fd, out, size - 1, 0));
+
+	close(fd);
+	out[n] = '\0';
+	return n;
+}
+
+static void put(const char *name, const char *s)
+{
+	int fd = open_file(name, O_WRONLY);
+
+	KIT_ASSERT_EQ(write(fd, s, strlen(s)), (long long)strlen(s));
+	close(fd);
+}
+
+static unsigned long long get_value(void)
+{
+	char v[64], *end;
+	unsigned long long val;
+
+	get("value", v, sizeof(v));
+	val = strtoull(v, &end, 10);
+	if (end == v || strcmp(end, "\n"))
+		kit_fail("value reads \"%s\"", esc(v, strlen(v)));
+	return val;
+}
+
+static void expect_content(const char *name, const char *want, size_t len)
+{
+	char got[MESSAGE_SIZE + 64];
+	size_t n;
+
+	KIT_ASSERT(len < sizeof(got));
+	n = get(name, got, sizeof(got));
+	if (n != len || memcmp(got, want, len))
+		kit_fail("%s reads \"%s\", not \"%s\"", name, esc(got, n),
+			 esc(want, len));
+}
+
+/*
+ * Reading from the start with reads of chunk bytes, and with pread()s from
+ * every offset up to past the end, gives back exactly want[0..len).  A
+ * read may return less than asked for (a seq_file returns what one page
+ * holds), never more, and 0 only at the end.
+ */
+static void check_reads(const char *name, const char *want, size_t len)
+{
+	static const size_t chunks[] = { 1, 2, 7, 4096 };
+	size_t i, off, got;
+	ssize_t n;
+	int fd = open_file(name, O_RDONLY);
+
+	KIT_ASSERT(len < sizeof(buf));
+
+	for (i = 0; i < ARRAY_SIZE(chunks); i++) {
+		KIT_ASSERT_EQ(lseek(fd, 0, SEEK_SET), 0);
+		got = 0;
+		do {
+			KIT_ASSERT(got + chunks[i] <= sizeof(buf));
+			n = KIT_ASSERT_OK(read(fd, buf + got, chunks[i]));
+			KIT_ASSERT(n <= (ssize_t)chunks[i]);
+			got += n;
+		} while (n > 0);
+		KIT_ASSERT_EQ(got, len);
+		if (memcmp(buf, want, len))
+			kit_fail("%s: reads of %zu bytes differ", name, chunks[i]);
+		KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), (long long)len);
+	}
+	for (off = 0; off <= len + 2; off++) {
+		got = off;
+		do {
+			n = KIT_ASSERT_OK(pread(fd, buf, sizeof(buf), got));
+			KIT_ASSERT(!n || got + n <= len);
+			if (memcmp(buf, want + got, n))
+				kit_fail("%s: pread at %zu differs", name, got);
+			got += n;
+		} while (n > 0);
+		KIT_ASSERT(got >= len);
+	}
+	close(fd);
+}
+
+/* lseek as default_llseek() defines it; the inode size is 0 in procfs. */
+static void check_lseek(const char *name, const char *want, size_t len)
+{
+	int fd = open_file(name, O_RDONLY);
+
+	KIT_ASSERT(len >= 3);
+	KIT_ASSERT_EQ(lseek(fd, 1, SEEK_SET), 1);
+	KIT_ASSERT_EQ(read(fd, buf, 1), 1);
+	KIT_ASSERT_EQ(buf[0], want[1]);
+	KIT_ASSERT_EQ(lseek(fd, 1, SEEK_CUR), 3);
+	KIT_ASSERT_EQ(read(fd, buf, sizeof(buf)), (long long)len - 3);
+	KIT_ASSERT(!memcmp(buf, want + 3, len - 3));
+	KIT_ASSERT_EQ(lseek(fd, -2, SEEK_CUR), (long long)len - 2);
+	KIT_ASSERT_EQ(read(fd, buf, sizeof(buf)), 2);
+	KIT_ASSERT(!memcmp(buf, want + len - 2, 2));
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_END), 0);
+	KIT_ASSERT_EQ(lseek(fd, 2, SEEK_END), 2);
+	KIT_ASSERT_EQ(read(fd, buf, 1), 1);
+	KIT_ASSERT_EQ(buf[0], want[2]);
+	KIT_ASSERT_ERRNO(lseek(fd, -1, SEEK_SET), EINVAL);
+	KIT_ASSERT_ERRNO(lseek(fd, -1, SEEK_END), EINVAL);
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), 3);	/* unchanged */
+	KIT_ASSERT_EQ(lseek(fd, len + 100, SEEK_SET), (long long)len + 100);
+	KIT_ASSERT_EQ(read(fd, buf, sizeof(buf)), 0);
+	close(fd);
+}
+
+/* A message of len bytes: printable, different at every position. */
+static void fill_message(char *m, size_t len, char base)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		m[i] = base + i % 26;
+}
+
+static void set_message(const char *m, size_t len)
+{
+	int fd = open_file("message", O_WRONLY | O_TRUNC);
+
+	KIT_ASSERT_EQ(write(fd, m, len), (long long)len);
+	close(fd);
+}
+
+/* --- procfs-demo's own helpers --- */
+
+/* procfs-demo has no trigger: write the defaults back. */
+static void reset(void)
+{
+	put("value", "42");
+	set_message(DEFAULT_MESSAGE, strlen(DEFAULT_MESSAGE));
+}
+
+/* What table holds: the lines table_show() prints, rows 0 to 319. */
+static const char *table_content(void)
+{
+	static char t[TABLE_SIZE + 1];
+	unsigned int r;
+	char *p = t;
+
+	for (r = 0; r < TABLE_ROWS; r++)
+		p += sprintf(p, "%4u %10u 0x%08x\n", r, r * r, r * r);
+	if (p != t + TABLE_SIZE)
+		kit_fail("the table is %zd bytes, not %d", p - t, TABLE_SIZE);
+	return t;
+}
+
+/* --- the files --- */
+
+KIT_TEST(layout)
+{
+	static const struct { const char *name; mode_t mode; } files[] = {
+		{ "value", 0644 }, { "message", 0644 }, { "table", 0444 },
+	};
+	char path[128];
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), DIR "/%s", files[i].name);
+		KIT_ASSERT_OK(stat(path, &st));
+		KIT_ASSERT(S_ISREG(st.st_mode));
+		KIT_ASSERT_EQ(st.st_mode & 07777, files[i].mode);
+		KIT_ASSERT_EQ(st.st_size, 0);
+	}
+}
+
+KIT_TEST(defaults)
+{
+	KIT_ASSERT_EQ(get_value(), DEFAULT_VALUE);
+	expect_content("message", DEFAULT_MESSAGE, strlen(DEFAULT_MESSAGE));
+}
+
+/* --- reading: small reads, every offset, lseek --- */
+
+KIT_TEST(value_reads_rebuild_content)
+{
+	reset();
+	check_reads("value", "42\n", 3);
+	put("value", "4294967295");
+	check_reads("value", "4294967295\n", 11);
+}
+
+KIT_TEST(message_reads_rebuild_content)
+{
+	char m[MESSAGE_SIZE];
+
+	reset();
+	check_reads("message", DEFAULT_MESSAGE, strlen(DEFAULT_MESSAGE));
+	fill_message(m, sizeof(m), 'a');
+	set_message(m, sizeof(m));
+	check_reads("message", m, sizeof(m));
+}
+
+KIT_TEST(lseek)
+{
+	char m[100];
+
+	reset();
+	check_lseek("value", "42\n", 3);
+	fill_message(m, sizeof(m), 'A');
+	set_message(m, sizeof(m));
+	check_lseek("message", m, sizeof(m));
+}
+
+/* --- value: what a write takes --- */
+
+static const struct value_case {
+	const char *in;
+	int err;			/* 0: accepted */
+	unsigned long long val;		/* the value then */
+} value_cases[] = {
+	{ "12", 0, 12 },
+	{ "12\n", 0, 12 },
+	{ "0", 0, 0 },
+	{ "+7", 0, 7 },
+	{ "0x10", 0, 16 },
+	{ "0X1f\n", 0, 31 },
+	{ "010", 0, 8 },
+	{ "4294967295", 0, 4294967295ULL },
+	{ "4294967295\n", 0, 4294967295ULL },
+	{ "0xffffffff", 0, 4294967295ULL },
+	{ "037777777777", 0, 4294967295ULL },
+	{ "00000000000000000000000000000012", 0, 10 },	/* 32 bytes, octal */
+	{ " 12", EINVAL, 0 },
+	{ "12 ", EINVAL, 0 },
+	{ "\n12", EINVAL, 0 },
+	{ "12\n\n", EINVAL, 0 },
+	{ "-1", EINVAL, 0 },
+	{ "", EINVAL, 0 },
+	{ "\n", EINVAL, 0 },
+	{ "abc", EINVAL, 0 },
+	{ "1 2", EINVAL, 0 },
+	{ "12abc", EINVAL, 0 },
+	{ "0x", EINVAL, 0 },
+	{ "08", EINVAL, 0 },
+	{ "0xg", EINVAL, 0 },
+	{ "000000000000000000000000000000012", EINVAL, 0 },	/* 33 bytes */
+	{ "4294967296", ERANGE, 0 },
+	{ "99999999999", ERANGE, 0 },
+	{ "0x100000000", ERANGE, 0 },
+	{ "040000000000", ERANGE, 0 },
+	{ "18446744073709551616", ERANGE, 0 },
+};
+
+#define SENTINEL 123456789ULL
+
+/* Write in to value (len bytes); check the result and the value after. */
+static void value_case(const char *in, size_t len, int err,
+		       unsigned long long val)
+{
+	int fd = open_file("value", O_WRONLY);
+	ssize_t n;
+
+	put("value", "123456789");
+	errno = 0;
+	n = write(fd, in, len);
+	close(fd);
+	if (err && (n != -1 || errno != err))
+		kit_fail("write(\"%s\", %zu): %zd (%s), expected %s",
+			 esc(in, len), len, n, strerror(errno), strerror(err));
+	if (!err && n != (ssize_t)len)
+		kit_fail("write(\"%s\", %zu): %zd (%s)", esc(in, len), len, n,
+			 strerror(errno));
+	if (get_value() != (err ? SENTINEL : val))
+		kit_fail("\"%s\": value is %llu", esc(in, len), get_value());
+}
+
+KIT_TEST(value_write_table)
+{
+	static const char nul_in[] = { '1', '2', '\0', '3', '4' };
+	size_t i;
+
+	reset();
+	for (i = 0; i < ARRAY_SIZE(value_cases); i++)
+		value_case(value_cases[i].in, strlen(value_cases[i].in),
+			   value_cases[i].err, value_cases[i].val);
+	/* A NUL ends the string, as for kstrtou32_from_user(). */
+	value_case(nul_in, sizeof(nul_in), 0, 12);
+}
+
+/* 64 KiB of digits: longer than any u32 may be written, so EINVAL. */
+KIT_TEST(value_write_64k_digits)
+{
+	char *big = malloc(65536);
+
+	KIT_ASSERT(big);
+	memset(big, '1', 65536);
+	reset();
+	value_case(big, 65536, EINVAL, 0);
+	memset(big, '0', 65536);
+	big[65535] = '7';
+	value_case(big, 65536, EINVAL, 0);
+	/* The longest accepted: VALUE_MAX_INPUT bytes, leading zeros. */
+	value_case(big + 65536 - VALUE_MAX_INPUT, VALUE_MAX_INPUT, 0, 7);
+	free(big);
+}
+
+/* Each write is a whole value: the file position plays no part. */
+KIT_TEST(value_write_ignores_position)
+{
+	int fd = open_file("value", O_RDWR);
+
+	reset();
+	KIT_ASSERT_EQ(pwrite(fd, "5", 1, 100), 1);
+	KIT_ASSERT_EQ(get_value(), 5);
+	KIT_ASSERT_EQ(write(fd, "6\n", 2), 2);
+	KIT_ASSERT_EQ(write(fd, "7\n", 2), 2);
+	KIT_ASSERT_EQ(get_value(), 7);
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), 0);
+	close(fd);
+}
+
+/* --- message: a small file of 256 bytes --- */
+
+KIT_TEST(message_positions)
+{
+	char m[300], want[MESSAGE_SIZE];
+	int fd;
+
+	reset();
+	fd = open_file("message", O_RDWR | O_TRUNC);
+	expect_content("message", "", 0);
+	KIT_ASSERT_EQ(write(fd, "hello world", 11), 11);
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), 11);
+	expect_content("message", "hello world", 11);
+	KIT_ASSERT_EQ(pwrite(fd, "J", 1, 0), 1);
+	KIT_ASSERT_EQ(write(fd, "!!", 2), 2);		/* at 11 */
+	expect_content("message", "Jello world!!", 13);
+	/* A gap reads as NULs. */
+	KIT_ASSERT_EQ(pwrite(fd, "x", 1, 20), 1);
+	expect_content("message", "Jello world!!\0\0\0\0\0\0\0x", 21);
+	close(fd);
+
+	/* Without O_TRUNC, the message stays; a write changes its part. */
+	fd = open_file("message", O_WRONLY);
+	KIT_ASSERT_EQ(write(fd, "Y", 1), 1);
+	close(fd);
+	expect_content("message", "Yello world!!\0\0\0\0\0\0\0x", 21);
+
+	/* A write crossing the end is cut short; past the end: ENOSPC. */
+	fill_message(m, sizeof(m), 'a');
+	fd = open_file("message", O_RDWR | O_TRUNC);
+	KIT_ASSERT_EQ(write(fd, m, sizeof(m)), MESSAGE_SIZE);
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), MESSAGE_SIZE);
+	KIT_ASSERT_ERRNO(write(fd, m, 1), ENOSPC);
+	KIT_ASSERT_ERRNO(pwrite(fd, m, 10, MESSAGE_SIZE), ENOSPC);
+	KIT_ASSERT_ERRNO(pwrite(fd, m, 1, 100000), ENOSPC);
+	KIT_ASSERT_EQ(pwrite(fd, m, 0, MESSAGE_SIZE), 0);
+	KIT_ASSERT_EQ(pwrite(fd, "0123456789", 10, 250), 6);
+	close(fd);
+	memcpy(want, m, MESSAGE_SIZE);
+	memcpy(want + 250, "012345", 6);
+	expect_content("message", want, MESSAGE_SIZE);
+}
+
+/* --- table: a seq_file longer than two pages --- */
+
+KIT_TEST_TIMEOUT(table_reads_rebuild_content, 600)
+{
+	check_reads("table", table_content(), TABLE_SIZE);
+}
+
+/*
+ * seq_file formats whole lines into a buffer of a page, and a read returns
+ * at most what one buffer holds: several calls even with a big buffer.
+ */
+KIT_TEST(table_read_calls)
+{
+	int fd = open_file("table", O_RDONLY);
+	size_t got = 0;
+	int calls = 0;
+	ssize_t n;
+
+	while ((n = KIT_ASSERT_OK(read(fd, buf + got, 65536))) > 0) {
+		KIT_ASSERT(n <= 4096 && n % 27 == 0);	/* whole lines */
+		got += n;
+		calls++;
+	}
+	close(fd);
+	KIT_ASSERT_EQ(got, TABLE_SIZE);
+	KIT_ASSERT(calls >= 3);
+	KIT_ASSERT(!memcmp(buf, table_content(), TABLE_SIZE));
+}
+
+/* seq_lseek(): SEEK_SET and SEEK_CUR, anywhere from 0 on; no SEEK_END. */
+KIT_TEST(table_lseek)
+{
+	const char *t = table_content();
+	int fd = open_file("table", O_RDONLY);
+
+	KIT_ASSERT_EQ(lseek(fd, 5000, SEEK_SET), 5000);
+	KIT_ASSERT_EQ(read(fd, buf, 100), 100);
+	KIT_ASSERT(!memcmp(buf, t + 5000, 100));
+	KIT_ASSERT_EQ(lseek(fd, -3000, SEEK_CUR), 2100);
+	KIT_ASSERT_EQ(read(fd, buf, 500), 500);
+	KIT_ASSERT(!memcmp(buf, t + 2100, 500));
+	KIT_ASSERT_EQ(lseek(fd, 27, SEEK_SET), 27);
+	KIT_ASSERT_EQ(read(fd, buf, 27), 27);
+	KIT_ASSERT(!memcmp(buf, t + 27, 27));
+	KIT_ASSERT_ERRNO(lseek(fd, 0, SEEK_END), EINVAL);
+	KIT_ASSERT_ERRNO(lseek(fd, -1, SEEK_SET), EINVAL);
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), 54);	/* unchanged */
+	KIT_ASSERT_EQ(lseek(fd, TABLE_SIZE + 10, SEEK_SET), TABLE_SIZE + 10);
+	KIT_ASSERT_EQ(read(fd, buf, sizeof(buf)), 0);
+	close(fd);
+}
+
+/* --- bad user pointers: EFAULT, nothing changes --- */
+
+KIT_TEST(efault)
+{
+	char *edge = kit_edge_buf(4);
+	int fd;
+
+	reset();
+	put("value", "77");
+	set_message("abcdefgh", 8);
+
+	fd = open_file("value", O_RDWR);
+	KIT_ASSERT_ERRNO(write(fd, kit_bad_ptr(), 3), EFAULT);
+	KIT_ASSERT_ERRNO(read(fd, kit_bad_ptr(), 10), EFAULT);
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), 0);
+	close(fd);
+	KIT_ASSERT_EQ(get_value(), 77);
+
+	fd = open_file("message", O_RDWR);
+	KIT_ASSERT_ERRNO(write(fd, kit_bad_ptr(), 5), EFAULT);
+	KIT_ASSERT_ERRNO(pwrite(fd, kit_bad_ptr(), 5, 3), EFAULT);
+	KIT_ASSERT_ERRNO(read(fd, kit_bad_ptr(), 10), EFAULT);
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), 0);
+	/* Partly bad: what fits before the fault is written, then it stops. */
+	memcpy(edge, "WXYZ", 4);
+	KIT_ASSERT_EQ(write(fd, edge, 8), 4);
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), 4);
+	KIT_ASSERT_EQ(pread(fd, edge, 8, 0), 4);
+	KIT_ASSERT(!memcmp(edge, "WXYZ", 4));
+	close(fd);
+	expect_content("message", "WXYZefgh", 8);
+
+	fd = open_file("table", O_RDONLY);
+	KIT_ASSERT_ERRNO(read(fd, kit_bad_ptr(), 10), EFAULT);
+	KIT_ASSERT_EQ(read(fd, buf, 27), 27);	/* from the start still */
+	KIT_ASSERT(!memcmp(buf, table_content(), 27));
+	close(fd);
+}
+
+/*
+ * readv() and writev(): with .proc_read the VFS calls it once per segment,
+ * with .proc_read_iter once; the result is the same here.  Writes go to
+ * .proc_write in both forms (there is no .proc_write_iter): "1", "2" and
+ * "\n" are three values, the last is rejected, and writev() reports the 2
+ * bytes before it.
+ */
+KIT_TEST(readv_writev)
+{
+	char a[1], b[1], c[1];
+	struct iovec in[3] = { { a, 1 }, { b, 1 }, { c, 1 } };
+	struct iovec out[3] = {
+		{ "1", 1 }, { "2", 1 }, { "\n", 1 },
+	};
+	struct iovec mout[3] = {
+		{ "ab", 2 }, { "cd", 2 }, { "ef", 2 },
+	};
+	int fd;
+
+	reset();
+	fd = open_file("value", O_RDWR);
+	KIT_ASSERT_EQ(readv(fd, in, 3), 3);
+	KIT_ASSERT(a[0] == '4' && b[0] == '2' && c[0] == '\n');
+	KIT_ASSERT_EQ(writev(fd, out, 3), 2);
+	KIT_ASSERT_EQ(get_value(), 2);
+	close(fd);
+
+	fd = open_file("message", O_WRONLY | O_TRUNC);
+	KIT_ASSERT_EQ(writev(fd, mout, 3), 6);
+	close(fd);
+	expect_content("message", "abcdef", 6);
+}
+
+/* --- concurrency: readers never see a torn value or message --- */
+
+#define TORN_LOOPS	3000
+#define TORN_LEN	200
+static const char *const torn_values[2] = { "1111111111\n", "3333333333\n" };
+
+static void *torn_writer(void *arg)
+{
+	long id = (long)arg;
+	char m[TORN_LEN];
+	int vfd = open_file("value", O_WRONLY);
+	int mfd = open_file("message", O_WRONLY);
+	int i;
+
+	for (i = 0; i < TORN_LOOPS; i++) {
+		int k = (i + id) & 1;
+
+		KIT_ASSERT_EQ(write(vfd, torn_values[k], 11), 11);
+		memset(m, k ? 'b' : 'a', sizeof(m));
+		KIT_ASSERT_EQ(pwrite(mfd, m, sizeof(m), 0), TORN_LEN);
+	}
+	close(vfd);
+	close(mfd);
+	return NULL;
+}
+
+static void *torn_reader(void *arg)
+{
+	char v[32], m[MESSAGE_SIZE];
+	int vfd = open_file("value", O_RDONLY);
+	int mfd = open_file("message", O_RDONLY);
+	ssize_t n;
+	int i, j;
+
+	(void)arg;
+	for (i = 0; i < TORN_LOOPS; i++) {
+		n = KIT_ASSERT_OK(pread(vfd, v, sizeof(v), 0));
+		if (n != 11 || (memcmp(v, torn_values[0], 11) &&
+				memcmp(v, torn_values[1], 11)))
+			kit_fail("torn value: \"%s\"", esc(v, n));
+		n = KIT_ASSERT_OK(pread(mfd, m, sizeof(m), 0));
+		KIT_ASSERT_EQ(n, TORN_LEN);
+		for (j = 1; j < n; j++)
+			if (m[j] != m[0])
+				kit_fail("torn message: byte %d is %c, byte 0 %c",
+					 j, m[j], m[0]);
+	}
+	close(vfd);
+	close(mfd);
+	return NULL;
+}
+
+KIT_TEST_TIMEOUT(concurrent_readers_writers, 300)
+{
+	struct kit_threads writers, readers;
+	char m[TORN_LEN];
+
+	reset();
+	put("value", "1111111111");
+	memset(m, 'a', sizeof(m));
+	set_message(m, sizeof(m));
+	kit_threads_start(&writers, 2, torn_writer);
+	kit_threads_start(&readers, 3, torn_reader);
+	kit_threads_join(&writers);
+	kit_threads_join(&readers);
+}
+
+/* --- what the iter path gains: splice, RWF_NOWAIT, io_uring --- */
+
+/* Everything name holds, read through a pipe with splice(). */
+static void splice_all(const char *name, const char *want, size_t len)
+{
+	size_t got = 0;
+	ssize_t n, m;
+	int p[2], fd;
+
+	KIT_ASSERT_OK(pipe(p));
+	fd = open_file(name, O_RDONLY);
+	while ((n = KIT_ASSERT_OK(splice(fd, NULL, p[1], NULL, 4096, 0)))) {
+		KIT_ASSERT(got + n <= len);
+		m = KIT_ASSERT_OK(read(p[0], buf + got, n));
+		KIT_ASSERT_EQ(m, n);
+		got += n;
+	}
+	KIT_ASSERT_EQ(got, len);
+	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), (long long)len);
+	if (memcmp(buf, want, len))
+		kit_fail("%s: spliced content differs", name);
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
+/*
+ * A .proc_read_iter file gets .splice_read from procfs (copy_splice_read,
+ * generic_file_splice_read before 6.5), so splice() and sendfile() work
+ * in the converted form and fail with EINVAL in the legacy one.  Writing
+ * with splice needs .write_iter, which procfs never has: EINVAL in both.
+ */
+KIT_TEST(splice)
+{
+	static const char *const names[] = { "value", "message", "table" };
+	off_t off = 27 * 100;
+	int p[2], fd, mfd;
+	size_t i;
+
+	reset();
+	mfd = KIT_ASSERT_OK(memfd_create("sendfile", 0));
+	if (!kit_form_converted()) {
+		KIT_ASSERT_OK(pipe(p));
+		for (i = 0; i < ARRAY_SIZE(names); i++) {
+			fd = open_file(names[i], O_RDONLY);
+			KIT_ASSERT_ERRNO(splice(fd, NULL, p[1], NULL, 64, 0),
+					 EINVAL);
+			KIT_ASSERT_ERRNO(sendfile(mfd, fd, NULL, 64), EINVAL);
+			close(fd);
+		}
+	} else {
+		splice_all("value", "42\n", 3);
+		splice_all("message", DEFAULT_MESSAGE, strlen(DEFAULT_MESSAGE));
+		splice_all("table", table_content(), TABLE_SIZE);
+		fd = open_file("table", O_RDONLY);
+		KIT_ASSERT_EQ(sendfile(mfd, fd, &off, 54), 54);
+		KIT_ASSERT_EQ(pread(mfd, buf, sizeof(buf), 0), 54);
+		KIT_ASSERT(!memcmp(buf, table_content() + 27 * 100, 54));
+		close(fd);
+		KIT_ASSERT_OK(pipe(p));
+	}
+	fd = open_file("value", O_WRONLY);
+	KIT_ASSERT_EQ(write(p[1], "7\n", 2), 2);
+	KIT_ASSERT_ERRNO(splice(p[0], NULL, fd, NULL, 2, 0), EINVAL);
+	close(fd);
+	KIT_ASSERT_EQ(get_value(), DEFAULT_VALUE);
+}
+
+/*
+ * preadv2(RWF_NOWAIT) needs FMODE_NOWAIT, which the converted form sets
+ * for value and message (their reads honour IOCB_NOWAIT), not for table
+ * (seq_read_iter() may sleep on its mutex).  pwritev2(RWF_NOWAIT) fails in
+ * both forms: .proc_write can't be told not to block.
+ */
+KIT_TEST(rwf_nowait)
+{
+	char v[64];
+	struct iovec in = { v, sizeof(v) };
+	struct iovec out = { "9\n", 2 };
+	int fd;
+
+	reset();
+	fd = open_file("value", O_RDWR);
+	if (kit_form_converted()) {
+		KIT_ASSERT_EQ(preadv2(fd, &in, 1, 0, RWF_NOWAIT), 3);
+		KIT_ASSERT(!memcmp(v, "42\n", 3));
+	} else {
+		KIT_ASSERT_ERRNO(preadv2(fd, &in, 1, 0, RWF_NOWAIT), EOPNOTSUPP);
+	}
+	KIT_ASSERT_ERRNO(pwritev2(fd, &out, 1, 0, RWF_NOWAIT), EOPNOTSUPP);
+	close(fd);
+	KIT_ASSERT_EQ(get_value(), DEFAULT_VALUE);
+
+	fd = open_file("message", O_RDONLY);
+	if (kit_form_converted())
+		KIT_ASSERT_EQ(preadv2(fd, &in, 1, 6, RWF_NOWAIT),
+			      (long long)strlen(DEFAULT_MESSAGE) - 6);
+	else
+		KIT_ASSERT_ERRNO(preadv2(fd, &in, 1, 6, RWF_NOWAIT), EOPNOTSUPP);
+	close(fd);
+
+	fd = open_file("table", O_RDONLY);
+	KIT_ASSERT_ERRNO(preadv2(fd, &in, 1, 0, RWF_NOWAIT), EOPNOTSUPP);
+	close(fd);
+}
+
+/* io_uring reads both: in an io-wq worker (legacy) or inline (converted). */
+KIT_TEST(io_uring_read)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	char v[64];
+	int fd, ret;
+
+	reset();
+	ret = io_uring_queue_init(4, &ring, 0);
+	if (ret < 0)
+		KIT_SKIP("io_uring_queue_init: %s", strerror(-ret));
+	fd = open_file("table", O_RDONLY);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, fd, v, sizeof(v), 27 * 300);
+	KIT_ASSERT_EQ(io_uring_submit(&ring), 1);
+	KIT_ASSERT_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+	KIT_ASSERT_EQ(cqe->res, sizeof(v));
+	KIT_ASSERT(!memcmp(v, table_content() + 27 * 300, sizeof(v)));
+	io_uring_cqe_seen(&ring, cqe);
+	io_uring_queue_exit(&ring);
+	close(fd);
+}
+
+/* --- removal while files are open (the last test) --- */
+
+/*
+ * proc_ops has no .owner: an open file doesn't pin the module, and rmmod
+ * succeeds.  proc_remove() in the module's exit waits for calls in flight
+ * and releases the open files (seq_release() for table); calls on them
+ * afterwards fail with EIO (lseek with EINVAL) without reaching the
+ * module, and close() works.  Then the module is loaded again, for
+ * kit-run to remove.
+ */
+KIT_TEST(rmmod_while_open)
+{
+	char path[128];
+	int vfd, mfd, tfd, ko;
+
+	reset();
+	vfd = open_file("value", O_RDWR);
+	mfd = open_file("message", O_RDWR);
+	tfd = open_file("table", O_RDONLY);
+	KIT_ASSERT_EQ(read(tfd, buf, 100), 100);	/* a seq_file in use */
+
+	KIT_ASSERT_OK(syscall(SYS_delete_module, MODNAME, O_NONBLOCK));
+	KIT_ASSERT_ERRNO(access(DIR "/value", F_OK), ENOENT);
+	KIT_ASSERT_ERRNO(pread(vfd, buf, sizeof(buf), 0), EIO);
+	KIT_ASSERT_ERRNO(write(vfd, "5", 1), EIO);
+	KIT_ASSERT_ERRNO(read(mfd, buf, sizeof(buf)), EIO);
+	KIT_ASSERT_ERRNO(write(mfd, "x", 1), EIO);
+	KIT_ASSERT_ERRNO(read(tfd, buf, sizeof(buf)), EIO);
+	KIT_ASSERT_ERRNO(lseek(vfd, 0, SEEK_SET), EINVAL);
+	KIT_ASSERT_ERRNO(lseek(tfd, 0, SEEK_SET), EINVAL);
+	KIT_ASSERT_OK(close(vfd));
+	KIT_ASSERT_OK(close(mfd));
+	KIT_ASSERT_OK(close(tfd));
+
+	snprintf(path, sizeof(path), "/kit/procfs-demo/%s/" MODNAME ".ko",
+		 kit_form_converted() ? "converted" : "legacy");
+	ko = KIT_ASSERT_OK(open(path, O_RDONLY | O_CLOEXEC));
+	KIT_ASSERT_OK(syscall(SYS_finit_module, ko, "", 0));
+	close(ko);
+	KIT_ASSERT_EQ(get_value(), DEFAULT_VALUE);
+}
+
+int main(int argc, char **argv)
+{
+	return kit_test_main(argc, argv);
+}

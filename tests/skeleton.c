@@ -1,0 +1,917 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for /dev/skel0 (skeleton, module kitskel), in either form.
+ *
+ *	skeleton --form legacy|converted	(as root, module just loaded)
+ *
+ * The device is the Loopback gadget on dummy_hcd (tests/guest/usb-loopback,
+ * set up by skeleton-setup before the module is loaded): what the host
+ * writes to bulk-out comes back on bulk-in.  The gadget receives into
+ * buffers of one packet (bulk_buflen = max packet) and sends each back as it
+ * came: a full packet as a full packet, a short one (the end of a transfer
+ * that was not a whole number of packets) as a short one.  The driver reads
+ * through a URB of one packet, and each read returns what one URB brought
+ * in, so the sizes that reads return show the packets the host sent.
+ *
+ * Each test runs in its own process, but the device and the driver's
+ * buffer outlive it: skel_open() first drains whatever an earlier test left
+ * on the way.  Tests that unplug the device, reset it, unload the module or
+ * change the bus speed leave it as they found it: plugged in, loaded, high
+ * speed.  Tests that need a call to be blocked wait until /proc says the
+ * thread sleeps in that system call.
+ */
+#include "kit_test.h"
+
+#include <fcntl.h>
+#include <glob.h>
+#include <linux/usbdevice_fs.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <time.h>
+
+#define MODULE		"kitskel"
+#define USB_MAJOR	180
+#define VENDOR		"fff0"		/* the gadget's idVendor in sysfs */
+#define MAX_TRANSFER	4096		/* the driver's largest write URB */
+#define WRITES_IN_FLIGHT 8		/* and how many it has in flight */
+#define GADGET_QLEN	32		/* buffers of a packet in the gadget */
+#define MIB		(1024 * 1024)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The device as the test found it: sysfs directory and packet size. */
+static char usbdir[256];
+static size_t packet;
+
+/* ---- helpers ---- */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	usleep(ms * 1000);
+}
+
+/* Run a guest command (usb-loopback ...); the test fails if it does. */
+static void run(const char *cmd)
+{
+	int status = system(cmd);
+
+	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status))
+		kit_fail("'%s' failed (status %#x)", cmd, status);
+}
+
+static int read_sysfs(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static void write_sysfs(const char *path, const char *val)
+{
+	int fd = KIT_ASSERT_OK(open(path, O_WRONLY));
+
+	KIT_ASSERT_EQ(write(fd, val, strlen(val)), (long long)strlen(val));
+	close(fd);
+}
+
+/* The node of the (first) skeleton device, or NULL. */
+static const char *node(void)
+{
+	static char path[64];
+	glob_t g;
+
+	if (glob("/dev/skel*", 0, NULL, &g))
+		return NULL;
+	snprintf(path, sizeof(path), "%s", g.gl_pathv[0]);
+	globfree(&g);
+	return path;
+}
+
+/*
+ * Wait for the device (after a replug, a reload, a speed change): its node,
+ * and its sysfs directory, which says the speed and so the packet size.
+ */
+static const char *wait_node(void)
+{
+	char buf[64], path[300];
+	const char *n = NULL;
+	glob_t g;
+	size_t i;
+	int tries;
+
+	for (tries = 0; tries < 200 && !(n = node()); tries++)
+		sleep_ms(50);
+	if (!n)
+		kit_fail("no /dev/skel* after 10 s");
+
+	usbdir[0] = '\0';
+	if (glob("/sys/bus/usb/devices/*/idVendor", 0, NULL, &g))
+		kit_fail("no USB devices in sysfs");
+	for (i = 0; i < g.gl_pathc; i++) {
+		if (read_sysfs(g.gl_pathv[i], buf, sizeof(buf)) ||
+		    strcmp(buf, VENDOR))
+			continue;
+		snprintf(usbdir, sizeof(usbdir), "%.*s",
+			 (int)(strrchr(g.gl_pathv[i], '/') - g.gl_pathv[i]),
+			 g.gl_pathv[i]);
+	}
+	globfree(&g);
+	if (!usbdir[0])
+		kit_fail("no device %s:* in sysfs", VENDOR);
+	snprintf(path, sizeof(path), "%s/speed", usbdir);
+	KIT_ASSERT_OK(read_sysfs(path, buf, sizeof(buf)));
+	packet = atoi(buf) >= 5000 ? 1024 : 512;
+	return n;
+}
+
+static void set_nonblock(int fd, int on)
+{
+	int fl = KIT_ASSERT_OK(fcntl(fd, F_GETFL));
+
+	KIT_ASSERT_OK(fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK));
+}
+
+/*
+ * Read and throw away whatever arrives until nothing has for 100 ms.  A
+ * non-blocking read that finds no data starts a read URB and says EAGAIN;
+ * data that comes back later completes it.
+ */
+static void drain(int fd)
+{
+	static char junk[65536];
+	int idle = 0;
+	ssize_t r;
+
+	set_nonblock(fd, 1);
+	while (idle < 5) {
+		r = read(fd, junk, sizeof(junk));
+		if (r > 0) {
+			idle = 0;
+			continue;
+		}
+		if (r < 0 && errno != EAGAIN)
+			kit_failed(__FILE__, __LINE__, errno, "read while draining");
+		idle++;
+		sleep_ms(20);
+	}
+	set_nonblock(fd, 0);
+}
+
+/* Open the device (with extra flags), with nothing left on the way. */
+static int skel_open(int flags)
+{
+	const char *n = wait_node();
+	int fd;
+
+	fd = KIT_ASSERT_OK(open(n, O_RDWR));
+	drain(fd);
+	close(fd);
+	return KIT_ASSERT_OK(open(n, O_RDWR | flags));
+}
+
+/* Nothing more comes back: two non-blocking reads 100 ms apart. */
+static void expect_nothing(int fd)
+{
+	char c;
+
+	set_nonblock(fd, 1);
+	KIT_ASSERT_ERRNO(read(fd, &c, 1), EAGAIN);
+	sleep_ms(100);
+	KIT_ASSERT_ERRNO(read(fd, &c, 1), EAGAIN);
+	set_nonblock(fd, 0);
+}
+
+/* A byte stream that differs by seed and shows a shift or a repeat. */
+static void fill(unsigned char *buf, size_t len, uint32_t seed)
+{
+	uint32_t x = seed * 2654435761u + 1;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		x = x * 1103515245u + 12345u;
+		buf[i] = x >> 23;
+	}
+}
+
+static void check(const unsigned char *got, const unsigned char *want,
+		  size_t len, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (got[i] != want[i])
+			kit_fail("%s: byte %zu of %zu is %#x, expected %#x",
+				 what, i, len, got[i], want[i]);
+}
+
+/* Read exactly len bytes; each read returns at most a packet. */
+static void read_all(int fd, unsigned char *buf, size_t len, size_t chunk)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < len) {
+		r = read(fd, buf + got, chunk < len - got ? chunk : len - got);
+		if (r < 0)
+			kit_failed(__FILE__, __LINE__, errno,
+				   "read after %zu of %zu bytes", got, len);
+		if (r == 0 || (size_t)r > packet)
+			kit_fail("read gave %zd bytes (packet %zu)", r, packet);
+		got += r;
+	}
+}
+
+static void write_all(int fd, const unsigned char *buf, size_t len,
+		      size_t chunk)
+{
+	size_t done = 0;
+	ssize_t r;
+
+	while (done < len) {
+		r = write(fd, buf + done, chunk < len - done ? chunk : len - done);
+		if (r <= 0)
+			kit_failed(__FILE__, __LINE__, errno,
+				   "write after %zu of %zu bytes", done, len);
+		if (r > MAX_TRANSFER)
+			kit_fail("write took %zd bytes, more than a URB", r);
+		done += r;
+	}
+}
+
+struct writer {
+	int fd;
+	const unsigned char *buf;
+	size_t len, chunk;
+	pthread_t id;
+};
+
+static void *writer_fn(void *arg)
+{
+	struct writer *w = arg;
+
+	write_all(w->fd, w->buf, w->len, w->chunk);
+	return NULL;
+}
+
+/*
+ * Echo len bytes: a thread writes them (chunk bytes per call) while this
+ * one reads them back.  Both at once: the gadget holds only GADGET_QLEN
+ * packets, so a writer alone stalls once they are full.
+ */
+static void echo(int fd, size_t len, size_t wchunk, size_t rchunk)
+{
+	unsigned char *out = malloc(len), *in = malloc(len);
+	struct writer w = { .fd = fd, .buf = out, .len = len, .chunk = wchunk };
+	char what[64];
+	int err;
+
+	KIT_ASSERT(out && in);
+	fill(out, len, len);
+	err = pthread_create(&w.id, NULL, writer_fn, &w);
+	if (err)
+		kit_fail("pthread_create: %s", strerror(err));
+	read_all(fd, in, len, rchunk);
+	pthread_join(w.id, NULL);
+	snprintf(what, sizeof(what), "%zu bytes echoed", len);
+	check(in, out, len, what);
+	free(out);
+	free(in);
+}
+
+/* Open, echo len bytes, check that nothing else comes back, close. */
+static void echo_test(size_t len)
+{
+	int fd = skel_open(0);
+
+	echo(fd, len, 65536, 65536);
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* Wait until thread tid sleeps in system call nr. */
+static void wait_blocked(pid_t tid, long nr)
+{
+	char path[64], buf[256];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	for (i = 0; i < 500; i++) {
+		if (!read_sysfs(path, buf, sizeof(buf)) && atol(buf) == nr)
+			return;
+		sleep_ms(10);
+	}
+	kit_fail("thread %d never blocked in system call %ld", tid, nr);
+}
+
+/* A thread blocked in read(): what it got back. */
+struct reader {
+	int fd;
+	size_t len;
+	unsigned char buf[4096];
+	ssize_t ret;
+	int err;
+	pid_t tid;
+	pthread_t id;
+};
+
+static void *reader_fn(void *arg)
+{
+	struct reader *r = arg;
+
+	r->tid = gettid();
+	r->ret = read(r->fd, r->buf, r->len);
+	r->err = errno;
+	return NULL;
+}
+
+static void start_reader(struct reader *r, int fd, size_t len)
+{
+	int err;
+
+	r->fd = fd;
+	r->len = len;
+	r->tid = 0;
+	err = pthread_create(&r->id, NULL, reader_fn, r);
+	if (err)
+		kit_fail("pthread_create: %s", strerror(err));
+	while (!__atomic_load_n(&r->tid, __ATOMIC_SEQ_CST))
+		sleep_ms(1);
+	wait_blocked(r->tid, SYS_read);
+}
+
+/*
+ * Fill the driver's writes in flight without reading: the gadget takes
+ * GADGET_QLEN packets, then holds the bus, and the URBs behind stay in
+ * flight until the semaphore is exhausted.  Done when a write still says
+ * EAGAIN 200 ms after the last one did, so that nothing changes after.
+ * Returns the bytes accepted, which are fill(..., seed) of that length.
+ */
+static size_t fill_up(int fd, unsigned char *out, size_t size, uint32_t seed)
+{
+	size_t done = 0;
+	int quiet = 0;
+	ssize_t r;
+
+	fill(out, size, seed);
+	set_nonblock(fd, 1);
+	for (;;) {
+		KIT_ASSERT(done + MAX_TRANSFER <= size);
+		r = write(fd, out + done, MAX_TRANSFER);
+		if (r < 0 && errno == EAGAIN) {
+			if (quiet)
+				break;
+			quiet = 1;
+			sleep_ms(200);
+			continue;
+		}
+		KIT_ASSERT_EQ(r, MAX_TRANSFER);
+		done += r;
+		quiet = 0;
+	}
+	set_nonblock(fd, 0);
+	return done;
+}
+
+/* ---- the node ---- */
+
+KIT_TEST(node_is_0666)
+{
+	struct stat st;
+	const char *n = wait_node();
+
+	KIT_ASSERT_OK(stat(n, &st));
+	KIT_ASSERT(S_ISCHR(st.st_mode));
+	KIT_ASSERT_EQ(major(st.st_rdev), USB_MAJOR);
+	KIT_ASSERT_EQ(st.st_mode & 07777, 0666);
+	KIT_ASSERT_EQ(packet, 512);	/* high speed, as set up */
+}
+
+KIT_TEST(no_seeking)
+{
+	int fd = skel_open(0);
+	char c = 0;
+
+	KIT_ASSERT_ERRNO(lseek(fd, 0, SEEK_SET), ESPIPE);
+	KIT_ASSERT_ERRNO(pwrite(fd, &c, 1, 0), ESPIPE);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* ---- echo through the gadget ---- */
+
+KIT_TEST(echo_1)
+{
+	echo_test(1);
+}
+
+KIT_TEST(echo_511)
+{
+	echo_test(511);
+}
+
+KIT_TEST(echo_512)
+{
+	echo_test(512);
+}
+
+KIT_TEST(echo_4096)
+{
+	echo_test(4096);
+}
+
+KIT_TEST(echo_65536)
+{
+	echo_test(65536);
+}
+
+/* Odd-sized writes and reads, so no boundary falls on a packet. */
+KIT_TEST_TIMEOUT(echo_1mib_stream, 300)
+{
+	int fd = skel_open(0);
+	double t = now();
+
+	echo(fd, MIB, 3000, 1000);
+	kit_diag("1 MiB in %.1f s", now() - t);
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * The driver's read URB is a whole packet whatever the caller asks for:
+ * a URB of 1 byte would overflow on a 512-byte packet, losing it.
+ */
+KIT_TEST(reads_smaller_than_a_packet)
+{
+	unsigned char out[512], in[512];
+	int fd = skel_open(0);
+	size_t i;
+
+	fill(out, sizeof(out), 7);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	for (i = 0; i < sizeof(in); i++)
+		KIT_ASSERT_EQ(read(fd, in + i, 1), 1);
+	check(in, out, sizeof(in), "one byte at a time");
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* ---- not blocking ---- */
+
+KIT_TEST(nonblock_read_eagain)
+{
+	unsigned char out[100], in[4096];
+	int fd = skel_open(O_NONBLOCK);
+	ssize_t r;
+	int i;
+
+	/* The first read starts the read URB, the second finds it busy. */
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);
+
+	fill(out, sizeof(out), 100);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	for (i = 0; i < 500; i++) {
+		r = read(fd, in, sizeof(in));
+		if (r >= 0 || errno != EAGAIN)
+			break;
+		sleep_ms(10);
+	}
+	KIT_ASSERT_EQ(r, sizeof(out));
+	check(in, out, sizeof(out), "non-blocking read");
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* With the writes in flight used up, a non-blocking write says EAGAIN. */
+KIT_TEST(nonblock_write_eagain)
+{
+	static unsigned char out[64 * MAX_TRANSFER], in[sizeof(out)];
+	int fd = skel_open(0);
+	size_t done = fill_up(fd, out, sizeof(out), 1);
+
+	kit_diag("%zu bytes accepted before EAGAIN", done);
+	KIT_ASSERT(done >= WRITES_IN_FLIGHT * MAX_TRANSFER);
+	/* Nothing accepted is lost once someone reads. */
+	read_all(fd, in, done, sizeof(in));
+	check(in, out, done, "after EAGAIN");
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * RWF_NOWAIT: the VFS refuses it (EOPNOTSUPP) unless the file has
+ * FMODE_NOWAIT, which only the converted form sets; there it must give
+ * EAGAIN instead of blocking, on a blocking file.
+ */
+KIT_TEST(rwf_nowait_read)
+{
+	unsigned char out[100], in[4096];
+	struct iovec iov = { in, sizeof(in) };
+	int fd = skel_open(0);
+	ssize_t r;
+	int i;
+
+	if (!kit_form_converted()) {
+		KIT_ASSERT_ERRNO(preadv2(fd, &iov, 1, -1, RWF_NOWAIT),
+				 EOPNOTSUPP);
+		KIT_ASSERT_EQ(close(fd), 0);
+		return;
+	}
+	KIT_ASSERT_ERRNO(preadv2(fd, &iov, 1, -1, RWF_NOWAIT), EAGAIN);
+	fill(out, sizeof(out), 101);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	for (i = 0; i < 500; i++) {
+		r = preadv2(fd, &iov, 1, -1, RWF_NOWAIT);
+		if (r >= 0 || errno != EAGAIN)
+			break;
+		sleep_ms(10);
+	}
+	KIT_ASSERT_EQ(r, sizeof(out));
+	check(in, out, sizeof(out), "RWF_NOWAIT read");
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+KIT_TEST(rwf_nowait_write)
+{
+	static unsigned char out[64 * MAX_TRANSFER], in[sizeof(out)];
+	struct iovec iov = { out, MAX_TRANSFER };
+	int fd = skel_open(0);
+	size_t done;
+
+	if (!kit_form_converted()) {
+		KIT_ASSERT_ERRNO(pwritev2(fd, &iov, 1, -1, RWF_NOWAIT),
+				 EOPNOTSUPP);
+		KIT_ASSERT_EQ(close(fd), 0);
+		return;
+	}
+	done = fill_up(fd, out, sizeof(out), 2);
+	/* Full: RWF_NOWAIT on a blocking file must not wait for room. */
+	iov.iov_base = out + done;
+	KIT_ASSERT_ERRNO(pwritev2(fd, &iov, 1, -1, RWF_NOWAIT), EAGAIN);
+	read_all(fd, in, done, sizeof(in));
+	check(in, out, done, "after RWF_NOWAIT");
+	/* Room again: it writes. */
+	fill(out, MAX_TRANSFER, 3);
+	iov.iov_base = out;
+	KIT_ASSERT_EQ(pwritev2(fd, &iov, 1, -1, RWF_NOWAIT), MAX_TRANSFER);
+	read_all(fd, in, MAX_TRANSFER, sizeof(in));
+	check(in, out, MAX_TRANSFER, "RWF_NOWAIT write");
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* ---- writev and splice ---- */
+
+/*
+ * writev() of 100 + 200 + 300 bytes.  Legacy: the VFS calls .write once
+ * per segment, so three transfers, each ending in a short packet that the
+ * gadget echoes as it came: reads of 100, 200, 300.  Converted: one call,
+ * one transfer of 600 bytes: a full packet and a short one, 512 + 88.
+ */
+KIT_TEST(writev_transfers)
+{
+	static const size_t legacy[] = { 100, 200, 300 }, converted[] = { 512, 88 };
+	const size_t *want = kit_form_converted() ? converted : legacy;
+	size_t n = kit_form_converted() ? 2 : 3, i, off = 0;
+	unsigned char out[600], in[600];
+	struct iovec iov[3] = {
+		{ out, 100 }, { out + 100, 200 }, { out + 300, 300 },
+	};
+	int fd = skel_open(0);
+
+	fill(out, sizeof(out), 600);
+	KIT_ASSERT_EQ(writev(fd, iov, 3), 600);
+	for (i = 0; i < n; i++) {
+		KIT_ASSERT_EQ(read(fd, in + off, sizeof(in) - off), want[i]);
+		off += want[i];
+	}
+	check(in, out, sizeof(out), "writev");
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* splice() from the device needs .splice_read: converted only. */
+KIT_TEST(splice_read)
+{
+	unsigned char out[100], in[100];
+	int fd = skel_open(0), p[2];
+
+	KIT_ASSERT_OK(pipe(p));
+	fill(out, sizeof(out), 99);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	if (!kit_form_converted()) {
+		KIT_ASSERT_ERRNO(splice(fd, NULL, p[1], NULL, 4096, 0), EINVAL);
+		read_all(fd, in, sizeof(in), sizeof(in));
+	} else {
+		KIT_ASSERT_EQ(splice(fd, NULL, p[1], NULL, 4096, 0),
+			      sizeof(out));
+		KIT_ASSERT_EQ(read(p[0], in, sizeof(in)), sizeof(in));
+	}
+	check(in, out, sizeof(out), "splice");
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* ---- bad pointers ---- */
+
+/* A write from a bad buffer sends nothing, not even the good part. */
+KIT_TEST(efault_write)
+{
+	unsigned char *edge = (unsigned char *)kit_edge_buf(100);
+	int fd = skel_open(0);
+
+	memset(edge, 0xee, 100);
+	KIT_ASSERT_ERRNO(write(fd, kit_bad_ptr(), 100), EFAULT);
+	KIT_ASSERT_ERRNO(write(fd, edge, 512), EFAULT);
+	expect_nothing(fd);
+	echo(fd, 4096, 4096, 4096);
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * A read into a bad buffer fails with EFAULT and keeps the data; one into
+ * a buffer that ends early returns what fitted, and the rest comes next.
+ */
+KIT_TEST(efault_read)
+{
+	unsigned char out[300], in[300];
+	unsigned char *edge = (unsigned char *)kit_edge_buf(100);
+	int fd = skel_open(0);
+	ssize_t r;
+
+	fill(out, sizeof(out), 300);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_ERRNO(read(fd, kit_bad_ptr(), sizeof(in)), EFAULT);
+	KIT_ASSERT_ERRNO(read(fd, kit_bad_ptr(), sizeof(in)), EFAULT);
+	r = KIT_ASSERT_OK(read(fd, edge, sizeof(in)));
+	KIT_ASSERT(r > 0 && r <= 100);
+	memcpy(in, edge, r);
+	read_all(fd, in + r, sizeof(in) - r, sizeof(in));
+	check(in, out, sizeof(out), "after EFAULT");
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* ---- two openers ---- */
+
+/*
+ * Both files share the device's one stream.  A reader blocked on one file
+ * blocks neither a write on the other nor a close of it: in usb-skeleton.c
+ * it holds io_mutex, which the writer needs, and close kills its URB.
+ */
+KIT_TEST(two_openers)
+{
+	unsigned char out[200];
+	int fd1 = skel_open(0);
+	int fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+	struct reader r;
+
+	fill(out, sizeof(out), 2);
+	start_reader(&r, fd2, sizeof(r.buf));
+	KIT_ASSERT_EQ(write(fd1, out, 100), 100);
+	pthread_join(r.id, NULL);
+	KIT_ASSERT_EQ(r.ret, 100);
+	check(r.buf, out, 100, "written on fd1, read on fd2");
+
+	start_reader(&r, fd2, sizeof(r.buf));
+	KIT_ASSERT_EQ(close(fd1), 0);
+	sleep_ms(100);
+	KIT_ASSERT_EQ(write(fd2, out + 100, 100), 100);
+	pthread_join(r.id, NULL);
+	if (r.ret < 0)
+		kit_failed(__FILE__, __LINE__, r.err, "read across close");
+	KIT_ASSERT_EQ(r.ret, 100);
+	check(r.buf, out + 100, 100, "read across the other's close");
+	KIT_ASSERT_EQ(close(fd2), 0);
+}
+
+/* ---- the device goes away ---- */
+
+/*
+ * Unplugged under a blocked reader: the read fails with EIO.  The gadget's
+ * endpoints go first, so dummy_hcd fails the read URB (-EPROTO; on real
+ * hardware -EPROTO, -EILSEQ or -ETIME), or else usbcore ends it with
+ * -ESHUTDOWN when it disables the interface before disconnect(): either
+ * way a failed transfer, which the driver reports as EIO.  Every later call
+ * says ENODEV, and close is clean.
+ */
+KIT_TEST(unplug_blocked_reader)
+{
+	int fd = skel_open(0);
+	struct reader r;
+	char c = 0;
+
+	start_reader(&r, fd, sizeof(r.buf));
+	run("usb-loopback unplug");
+	pthread_join(r.id, NULL);
+	KIT_ASSERT_EQ(r.ret, -1);
+	kit_diag("the blocked read failed with %s", strerrorname_np(r.err));
+	KIT_ASSERT_EQ(r.err, EIO);
+	KIT_ASSERT_ERRNO(read(fd, &c, 1), ENODEV);
+	KIT_ASSERT_ERRNO(write(fd, &c, 1), ENODEV);
+	KIT_ASSERT_EQ(close(fd), 0);
+	run("usb-loopback replug");
+	echo_test(4096);
+}
+
+/* A file open across unplug and replug: the new node works beside it. */
+KIT_TEST(unplug_replug_open_file)
+{
+	const char *n;
+	int fd = skel_open(0), fd2;
+	char c = 0, path[64];
+
+	echo(fd, 512, 512, 512);
+	snprintf(path, sizeof(path), "%s", node());
+	run("usb-loopback unplug");
+	KIT_ASSERT_ERRNO(access(path, F_OK), ENOENT);
+	KIT_ASSERT_ERRNO(read(fd, &c, 1), ENODEV);
+	KIT_ASSERT_ERRNO(write(fd, &c, 1), ENODEV);
+	set_nonblock(fd, 1);
+	KIT_ASSERT_ERRNO(read(fd, &c, 1), ENODEV);
+
+	run("usb-loopback replug");
+	n = wait_node();
+	kit_diag("%s before, %s after", path, n);
+	fd2 = KIT_ASSERT_OK(open(n, O_RDWR));
+	echo(fd2, 4096, 4096, 4096);
+	KIT_ASSERT_ERRNO(read(fd, &c, 1), ENODEV);
+	KIT_ASSERT_EQ(close(fd), 0);
+	echo(fd2, 512, 512, 512);
+	KIT_ASSERT_EQ(close(fd2), 0);
+}
+
+/*
+ * A reset (here from usbfs) goes through pre_reset() and post_reset(); it
+ * loses whatever the device held, which the next call reports as EPIPE.
+ */
+KIT_TEST(reset_reports_epipe)
+{
+	char path[300], bus[16], dev[16], c = 0;
+	int fd = skel_open(0), ufd;
+
+	snprintf(path, sizeof(path), "%s/busnum", usbdir);
+	KIT_ASSERT_OK(read_sysfs(path, bus, sizeof(bus)));
+	snprintf(path, sizeof(path), "%s/devnum", usbdir);
+	KIT_ASSERT_OK(read_sysfs(path, dev, sizeof(dev)));
+	snprintf(path, sizeof(path), "/dev/bus/usb/%03d/%03d", atoi(bus),
+		 atoi(dev));
+	ufd = KIT_ASSERT_OK(open(path, O_RDWR));
+	KIT_ASSERT_OK(ioctl(ufd, USBDEVFS_RESET, 0));
+	close(ufd);
+
+	KIT_ASSERT_ERRNO(write(fd, &c, 1), EPIPE);
+	echo(fd, 4096, 4096, 4096);
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * With no file open the USB core may suspend the device (suspend() draws
+ * down the read URB left running); an open wakes it up (resume()).
+ */
+KIT_TEST(autosuspend_and_resume)
+{
+	char control[300], delay[300], old_control[16], old_delay[16];
+	char status[300], buf[32];
+	int fd = skel_open(0), i;
+
+	echo(fd, 512, 512, 4096);	/* leaves a read URB in flight */
+	KIT_ASSERT_EQ(close(fd), 0);
+
+	snprintf(control, sizeof(control), "%s/power/control", usbdir);
+	snprintf(delay, sizeof(delay), "%s/power/autosuspend_delay_ms", usbdir);
+	snprintf(status, sizeof(status), "%s/power/runtime_status", usbdir);
+	KIT_ASSERT_OK(read_sysfs(control, old_control, sizeof(old_control)));
+	KIT_ASSERT_OK(read_sysfs(delay, old_delay, sizeof(old_delay)));
+	write_sysfs(delay, "0");
+	write_sysfs(control, "auto");
+	for (i = 0; i < 500; i++) {
+		KIT_ASSERT_OK(read_sysfs(status, buf, sizeof(buf)));
+		if (!strcmp(buf, "suspended"))
+			break;
+		sleep_ms(10);
+	}
+	write_sysfs(delay, old_delay);
+	write_sysfs(control, old_control);
+	if (strcmp(buf, "suspended"))
+		kit_fail("runtime_status is still %s", buf);
+
+	fd = skel_open(0);
+	KIT_ASSERT_OK(read_sysfs(status, buf, sizeof(buf)));
+	KIT_ASSERT(!strcmp(buf, "active"));
+	echo(fd, 4096, 4096, 4096);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* ---- close ---- */
+
+/* close() waits for the writes in flight, and says if it had to kill some. */
+KIT_TEST(close_waits_for_writes)
+{
+	static unsigned char out[64 * MAX_TRANSFER], in[sizeof(out)];
+	int fd = skel_open(0);
+	double t;
+	size_t n;
+
+	/* What the gadget can take gets there: close succeeds. */
+	n = GADGET_QLEN * packet / 2;
+	fill(out, n, 5);
+	write_all(fd, out, n, MAX_TRANSFER);
+	KIT_ASSERT_EQ(close(fd), 0);
+	fd = KIT_ASSERT_OK(open(node(), O_RDWR));
+	read_all(fd, in, n, sizeof(in));
+	check(in, out, n, "written before close");
+
+	/* Writes that can't get there are killed after a while: EIO. */
+	fill_up(fd, out, sizeof(out), 6);
+	t = now();
+	KIT_ASSERT_ERRNO(close(fd), EIO);
+	kit_diag("close took %.1f s", now() - t);
+	KIT_ASSERT(now() - t > 0.5);
+	skel_open(0);	/* drains what the gadget held */
+}
+
+/* ---- the module ---- */
+
+/*
+ * rmmod with the device bound: refused while a file is open (the fops
+ * owner holds the module), fine once it is closed.  The module is loaded
+ * again at the end, for the tests after this one and kit-run's rmmod.
+ */
+KIT_TEST(rmmod_bound)
+{
+	char ko[128];
+	int fd = skel_open(0), kfd;
+
+	KIT_ASSERT_ERRNO(syscall(SYS_delete_module, MODULE, O_NONBLOCK),
+			 EWOULDBLOCK);
+	KIT_ASSERT_EQ(close(fd), 0);
+	KIT_ASSERT_OK(syscall(SYS_delete_module, MODULE, O_NONBLOCK));
+	KIT_ASSERT_ERRNO(access("/sys/module/" MODULE, F_OK), ENOENT);
+	KIT_ASSERT(!node());
+
+	snprintf(ko, sizeof(ko), "/kit/skeleton/%s/" MODULE ".ko",
+		 kit_form_converted() ? "converted" : "legacy");
+	kfd = KIT_ASSERT_OK(open(ko, O_RDONLY));
+	KIT_ASSERT_OK(syscall(SYS_finit_module, kfd, "", 0));
+	close(kfd);
+	echo_test(4096);
+}
+
+/* ---- super speed ---- */
+
+/*
+ * dummy_hcd reloaded with is_super_speed=1: 1024-byte packets, which the
+ * driver takes from the endpoint (a read returns at most one).  High speed
+ * is restored at the end.
+ */
+KIT_TEST_TIMEOUT(super_speed_echo, 300)
+{
+	static const size_t sizes[] = { 1, 511, 512, 1023, 1024, 4096, 65536 };
+	unsigned char out[4096], in[4096];
+	size_t i;
+	int fd;
+
+	run("usb-loopback up --super");
+	fd = skel_open(0);
+	KIT_ASSERT_EQ(packet, 1024);
+	fill(out, sizeof(out), 1024);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_EQ(read(fd, in, sizeof(in)), 1024);
+	read_all(fd, in + 1024, sizeof(in) - 1024, sizeof(in));
+	check(in, out, sizeof(in), "super speed");
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		echo(fd, sizes[i], 65536, 65536);
+	echo(fd, MIB, 3000, 1000);
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+
+	run("usb-loopback up");
+	wait_node();
+	KIT_ASSERT_EQ(packet, 512);
+	echo_test(512);
+}
+
+int main(int argc, char **argv)
+{
+	return kit_test_main(argc, argv);
+}

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kitwdt - a software watchdog on a misc device, with the watchdog API
+ *
+ * What this template teaches:
+ * - the userspace API of include/uapi/linux/watchdog.h, as
+ *   Documentation/watchdog/watchdog-api.rst describes it, written as plain
+ *   file operations on a misc device (/dev/kitwdt, dynamic minor), the way
+ *   the older drivers in drivers/watchdog/ do it.  A driver for a real
+ *   watchdog should register with the watchdog core instead
+ *   (watchdog_register_device()), which gives it all of this for free;
+ * - a kernel timer shared by process context and its callback under one
+ *   spinlock, re-armed for a pretimeout, stopped on close and on unload;
+ * - a write that looks at every byte, for the magic close character 'V';
+ * - nowayout: a module reference held while the watchdog runs, so that
+ *   neither close nor rmmod can stop it;
+ * - poll reporting an event (the pretimeout) as EPOLLPRI.
+ *
+ * What userspace sees:
+ * - open starts the watchdog; one opener at a time (-EBUSY).  Any write,
+ *   WDIOC_KEEPALIVE and WDIOC_SETTIMEOUT ping it.  A write holding a 'V'
+ *   arms magic close (not with nowayout); a write without one disarms it.
+ *   Close after a 'V' stops the watchdog; any other close leaves it
+ *   running, and the next open carries on with it.
+ * - read gives an int: the seconds left before the expiry, 0 when the
+ *   watchdog is stopped.
+ * - The pretimeout (WDIOC_SETPRETIMEOUT seconds before the expiry) logs a
+ *   line and wakes poll, which reports EPOLLPRI until the next ping.
+ * - On expiry the watchdog stops, and with action=log prints a KERN_CRIT
+ *   line: the module lives on, so userspace can tell.  From the first
+ *   expiry on, WDIOC_GETSTATUS and WDIOC_GETBOOTSTATUS report
+ *   WDIOF_CARDRESET (standing for the reset that action=log did not do,
+ *   until the module is reloaded) and /sys/module/kitwdt/parameters/expiries
+ *   counts the expiries.  action=panic and action=restart do what they say.
+ *
+ * This is the legacy form, with .read and .write. ../converted/kitwdt.c is
+ * the same driver converted to .read_iter and .write_iter; diff the two.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/reboot.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/timer.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <linux/watchdog.h>	/* the ioctls, WATCHDOG_NOWAYOUT */
+
+#include "compat.h"		/* timer_container_of() before 6.16 */
+
+/* The range that the old drivers' WDIOC_SETTIMEOUT accepts. */
+#define KITWDT_MAX_TIMEOUT	3600	/* seconds */
+
+static unsigned int timeout = 30;
+module_param(timeout, uint, 0444);
+MODULE_PARM_DESC(timeout,
+		 "Seconds from a ping to the expiry, 1..3600 (default 30)");
+
+/* WATCHDOG_NOWAYOUT follows the kernel's CONFIG_WATCHDOG_NOWAYOUT. */
+static bool nowayout = WATCHDOG_NOWAYOUT;
+module_param(nowayout, bool, 0444);
+MODULE_PARM_DESC(nowayout,
+		 "Once started, the watchdog cannot be stopped (default="
+		 __MODULE_STRING(WATCHDOG_NOWAYOUT) ")");
+
+static char *action = "log";
+module_param(action, charp, 0444);
+MODULE_PARM_DESC(action, "On expiry: log, panic or restart (default log)");
+
+/* Written by the timer callback, read through sysfs: WRITE_ONCE(). */
+static unsigned int expiries;
+module_param(expiries, uint, 0444);
+MODULE_PARM_DESC(expiries, "Read only: expiries since the module was loaded");
+
+enum kitwdt_action { KITWDT_LOG, KITWDT_PANIC, KITWDT_RESTART };
+
+static const char * const kitwdt_actions[] = {
+	[KITWDT_LOG]		= "log",
+	[KITWDT_PANIC]		= "panic",
+	[KITWDT_RESTART]	= "restart",
+};
+
+/* What WDIOC_GETSUPPORT tells: the options are what this driver can do. */
+static const struct watchdog_info kitwdt_info = {
+	.options	= WDIOF_SETTIMEOUT | WDIOF_MAGICCLOSE |
+			  WDIOF_PRETIMEOUT | WDIOF_KEEPALIVEPING |
+			  WDIOF_CARDRESET,
+	.identity	= "kitwdt",
+};
+
+/*
+ * One spinlock covers the state, because the timer callback (softirq
+ * context) reads and changes it too.  Process context takes it with
+ * spin_lock_bh(), so the callback can't interrupt a holder on the same CPU.
+ * Nothing sleeps or touches user memory with it held: user copies happen
+ * before or after.
+ */
+struct kitwdt {
+	struct miscdevice	misc;		/* our /dev node */
+	struct timer_list	timer;		/* pretimeout, then expiry */
+	wait_queue_head_t	alarmq;		/* poll waits for an alarm */
+	enum kitwdt_action	action;		/* what an expiry does */
+	spinlock_t		lock;		/* guards all that follows */
+	unsigned int		timeout;	/* seconds, ping to expiry */
+	unsigned int		pretimeout;	/* s before expiry; 0: off */
+	unsigned long		deadline;	/* jiffies of the expiry */
+	bool			running;	/* counting down */
+	bool			open;		/* a file has us open */
+	bool			expect_close;	/* the last write had a 'V' */
+	bool			pinged;		/* since WDIOC_GETSTATUS */
+	bool			alarm;		/* pretimeout or expiry came */
+};
+
+static const struct file_operations kitwdt_fops;
+
+static struct kitwdt kitwdt_dev = {
+	.misc = {
+		.minor	= MISC_DYNAMIC_MINOR,
+		.name	= "kitwdt",
+		.fops	= &kitwdt_fops,
+		.mode	= 0600,		/* root's business */
+	},
+};
+
+/* When the pretimeout is due, in jiffies (lock held). */
+static unsigned long kitwdt_pretime(struct kitwdt *wdt)
+{
+	return wdt->deadline - wdt->pretimeout * HZ;
+}
+
+/*
+ * The timer has one pending event at a time: the pretimeout while it is
+ * set, ahead and not yet reported, else the expiry (lock held).
+ */
+static void kitwdt_arm(struct kitwdt *wdt)
+{
+	unsigned long pre = kitwdt_pretime(wdt);
+
+	if (wdt->pretimeout && !wdt->alarm && time_before(jiffies, pre))
+		mod_timer(&wdt->timer, pre);
+	else
+		mod_timer(&wdt->timer, wdt->deadline);
+}
+
+/* Seconds left, rounded up: 0 once expired or stopped (lock held). */
+static int kitwdt_timeleft(struct kitwdt *wdt)
+{
+	if (!wdt->running || time_after_eq(jiffies, wdt->deadline))
+		return 0;
+	return DIV_ROUND_UP(jiffies_to_msecs(wdt->deadline - jiffies),
+			    MSEC_PER_SEC);
+}
+
+/* Push the deadline back; a stopped watchdog stays so (lock held). */
+static void kitwdt_ping(struct kitwdt *wdt)
+{
+	if (!wdt->running)
+		return;
+	wdt->deadline = jiffies + wdt->timeout * HZ;
+	wdt->pinged = true;
+	wdt->alarm = false;
+	kitwdt_arm(wdt);
+}
+
+/* Start counting down; a running watchdog carries on (lock held). */
+static void kitwdt_start(struct kitwdt *wdt)
+{
+	if (wdt->running)
+		return;
+	/*
+	 * With nowayout, the running watchdog holds a reference to this
+	 * module, so that rmmod fails (-EWOULDBLOCK) even after the last
+	 * close: unloading would stop the timer.  The expiry drops it.
+	 * __module_get() is enough: the open file already pins the module.
+	 */
+	if (nowayout)
+		__module_get(THIS_MODULE);
+	wdt->running = true;
+	kitwdt_ping(wdt);
+}
+
+/* Stop counting down, unless nowayout forbids it (lock held). */
+static int kitwdt_stop(struct kitwdt *wdt)
+{
+	if (!wdt->running)
+		return 0;
+	if (nowayout)
+		return -EBUSY;
+	wdt->running = false;
+	/*
+	 * timer_delete() is enough here: a callback that is already running
+	 * waits for our lock and then finds the watchdog stopped.  (And
+	 * timer_delete_sync() under a lock that the callback takes would
+	 * deadlock.)  Only module exit must wait for the callback to finish.
+	 */
+	timer_delete(&wdt->timer);
+	return 0;
+}
+
+static void kitwdt_timer_fn(struct timer_list *t)
+{
+	struct kitwdt *wdt = timer_container_of(wdt, t, timer);
+	unsigned int secs;
+
+	spin_lock(&wdt->lock);
+	if (!wdt->running) {		/* stopped while we waited */
+		spin_unlock(&wdt->lock);
+		return;
+	}
+	if (time_before(jiffies, wdt->deadline)) {
+		/* The pretimeout, or a ping moved the deadline meanwhile. */
+		if (wdt->pretimeout && !wdt->alarm &&
+		    time_after_eq(jiffies, kitwdt_pretime(wdt))) {
+			wdt->alarm = true;
+			pr_crit("pretimeout: %d s left\n",
+				kitwdt_timeleft(wdt));
+			wake_up_interruptible(&wdt->alarmq);
+		}
+		kitwdt_arm(wdt);
+		spin_unlock(&wdt->lock);
+		return;
+	}
+	wdt->running = false;
+	wdt->alarm = true;
+	secs = wdt->timeout;
+	WRITE_ONCE(expiries, expiries + 1);
+	spin_unlock(&wdt->lock);
+	wake_up_interruptible(&wdt->alarmq);
+
+	switch (wdt->action) {
+	case KITWDT_PANIC:
+		panic(KBUILD_MODNAME ": watchdog expired, action=panic");
+	case KITWDT_RESTART:
+		pr_crit("expired: restarting the machine\n");
+		emergency_restart();
+		break;
+	case KITWDT_LOG:
+		pr_crit("expired: no ping for %u s (action=log)\n", secs);
+		break;
+	}
+	/*
+	 * The watchdog fired, and stopped: drop the reference that nowayout
+	 * took.  This may let rmmod go ahead at once; module exit then waits
+	 * in timer_shutdown_sync() for this function to return.
+	 */
+	if (nowayout)
+		module_put(THIS_MODULE);
+}
+
+static int kitwdt_open(struct inode *inode, struct file *file)
+{
+	/* misc_open() left our struct miscdevice in private_data. */
+	struct kitwdt *wdt = container_of(file->private_data,
+					  struct kitwdt, misc);
+
+	spin_lock_bh(&wdt->lock);
+	if (wdt->open) {
+		spin_unlock_bh(&wdt->lock);
+		return -EBUSY;
+	}
+	wdt->open = true;
+	kitwdt_start(wdt);
+	spin_unlock_bh(&wdt->lock);
+
+	file->private_data = wdt;
+	return stream_open(inode, file);
+}
+
+static int kitwdt_release(struct inode *inode, struct file *file)
+{
+	struct kitwdt *wdt = file->private_data;
+
+	spin_lock_bh(&wdt->lock);
+	if (wdt->expect_close)		/* never set with nowayout */
+		kitwdt_stop(wdt);
+	else if (wdt->running)
+		pr_crit("unexpected close: still running, %d s left\n",
+			kitwdt_timeleft(wdt));
+	wdt->expect_close = false;
+	wdt->open = false;
+	spin_unlock_bh(&wdt->lock);
+	return 0;
+}
+
+/* A read gives the seconds left, as an int; it never waits. */
+static ssize_t kitwdt_read(struct file *file, char __user *buf,
+			   size_t count, loff_t *ppos)
+{
+	struct kitwdt *wdt = file->private_data;
+	int left;
+
+	if (count < sizeof(left))
+		return -EINVAL;
+	spin_lock_bh(&wdt->lock);
+	left = kitwdt_timeleft(wdt);
+	spin_unlock_bh(&wdt->lock);
+	if (put_user(left, (int __user *)buf))
+		return -EFAULT;
+	return sizeof(left);
+}
+
+/*
+ * Any write pings.  The 'V' may be anywhere in the data, so each byte is
+ * fetched in turn; the whole scan comes first, so that a bad pointer fails
+ * the write before it has changed anything.
+ */
+static ssize_t kitwdt_write(struct file *file, const char __user *buf,
+			    size_t count, loff_t *ppos)
+{
+	struct kitwdt *wdt = file->private_data;
+	bool magic = false;
+	size_t i;
+	char c;
+
+	if (!count)
+		return 0;		/* no data, no ping */
+	for (i = 0; i < count; i++) {
+		if (get_user(c, buf + i))
+			return -EFAULT;
+		if (c == 'V')
+			magic = true;
+		/* A write can be 2 GB long: let others run now and then. */
+		if (!((i + 1) % PAGE_SIZE))
+			cond_resched();
+	}
+
+	spin_lock_bh(&wdt->lock);
+	/* The last write decides: a 'V' five minutes ago doesn't count. */
+	wdt->expect_close = magic && !nowayout;
+	kitwdt_ping(wdt);
+	spin_unlock_bh(&wdt->lock);
+	return count;
+}
+
+/*
+ * Reads and writes never wait, so the device is always readable and
+ * writable; EPOLLPRI means the pretimeout (or the expiry) has come.
+ */
+static __poll_t kitwdt_poll(struct file *file, poll_table *wait)
+{
+	struct kitwdt *wdt = file->private_data;
+	__poll_t mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
+
+	poll_wait(file, &wdt->alarmq, wait);
+	spin_lock_bh(&wdt->lock);
+	if (wdt->alarm)
+		mask |= EPOLLPRI;
+	spin_unlock_bh(&wdt->lock);
+	return mask;
+}
+
+/* The flags for WDIOC_GETSTATUS (lock held). */
+static int kitwdt_status(struct kitwdt *wdt)
+{
+	int status = 0;
+
+	if (READ_ONCE(expiries))
+		status |= WDIOF_CARDRESET;
+	if (wdt->expect_close)
+		status |= WDIOF_MAGICCLOSE;
+	if (wdt->pinged)
+		status |= WDIOF_KEEPALIVEPING;
+	return status;
+}
+
+static int kitwdt_setoptions(struct kitwdt *wdt, int options)
+{
+	int ret = 0;
+
+	if (!options || options & ~(WDIOS_DISABLECARD | WDIOS_ENABLECARD))
+		return -EINVAL;
+	spin_lock_bh(&wdt->lock);
+	if (options & WDIOS_DISABLECARD)
+		ret = kitwdt_stop(wdt);
+	if (!ret && (options & WDIOS_ENABLECARD))
+		kitwdt_start(wdt);
+	spin_unlock_bh(&wdt->lock);
+	return ret;
+}
+
+/*
+ * Every command that changes something reads its argument first and
+ * changes nothing on a fault; WDIOC_SETTIMEOUT writes its answer back
+ * before it takes effect, for the same reason.
+ */
+static long kitwdt_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	struct kitwdt *wdt = file->private_data;
+	int __user *p = (int __user *)arg;
+	int val, ret = 0;
+
+	switch (cmd) {
+	case WDIOC_GETSUPPORT:
+		if (copy_to_user(p, &kitwdt_info, sizeof(kitwdt_info)))
+			return -EFAULT;
+		return 0;
+	case WDIOC_GETSTATUS:
+		spin_lock_bh(&wdt->lock);
+		val = kitwdt_status(wdt);
+		spin_unlock_bh(&wdt->lock);
+		if (put_user(val, p))
+			return -EFAULT;
+		/* Forget the ping only once the caller knows about it. */
+		spin_lock_bh(&wdt->lock);
+		wdt->pinged = false;
+		spin_unlock_bh(&wdt->lock);
+		return 0;
+	case WDIOC_GETBOOTSTATUS:
+		return put_user(READ_ONCE(expiries) ? WDIOF_CARDRESET : 0, p);
+	case WDIOC_SETOPTIONS:
+		if (get_user(val, p))
+			return -EFAULT;
+		return kitwdt_setoptions(wdt, val);
+	case WDIOC_KEEPALIVE:		/* the argument is ignored */
+		spin_lock_bh(&wdt->lock);
+		kitwdt_ping(wdt);
+		spin_unlock_bh(&wdt->lock);
+		return 0;
+	case WDIOC_SETTIMEOUT:
+		if (get_user(val, p))
+			return -EFAULT;
+		if (val < 1 || val > KITWDT_MAX_TIMEOUT)
+			return -EINVAL;
+		if (put_user(val, p))	/* the timeout now in effect */
+			return -EFAULT;
+		spin_lock_bh(&wdt->lock);
+		wdt->timeout = val;
+		/* A pretimeout that no longer fits goes, as in the core. */
+		if (wdt->pretimeout >= wdt->timeout)
+			wdt->pretimeout = 0;
+		kitwdt_ping(wdt);
+		spin_unlock_bh(&wdt->lock);
+		return 0;
+	case WDIOC_GETTIMEOUT:
+		spin_lock_bh(&wdt->lock);
+		val = wdt->timeout;
+		spin_unlock_bh(&wdt->lock);
+		return put_user(val, p);
+	case WDIOC_SETPRETIMEOUT:	/* counts from the current deadline */
+		if (get_user(val, p))
+			return -EFAULT;
+		spin_lock_bh(&wdt->lock);
+		if (val < 0 || (val && val >= wdt->timeout)) {
+			ret = -EINVAL;
+		} else {
+			wdt->pretimeout = val;
+			if (wdt->running)
+				kitwdt_arm(wdt);
+		}
+		spin_unlock_bh(&wdt->lock);
+		return ret;
+	case WDIOC_GETPRETIMEOUT:
+		spin_lock_bh(&wdt->lock);
+		val = wdt->pretimeout;
+		spin_unlock_bh(&wdt->lock);
+		return put_user(val, p);
+	case WDIOC_GETTIMELEFT:
+		spin_lock_bh(&wdt->lock);
+		val = kitwdt_timeleft(wdt);
+		spin_unlock_bh(&wdt->lock);
+		return put_user(val, p);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* No .llseek: stream_open() makes lseek, pread and pwrite fail (ESPIPE). */
+static const struct file_operations kitwdt_fops = {
+	.owner		= THIS_MODULE,	/* no rmmod while a file is open */
+	.open		= kitwdt_open,
+	.release	= kitwdt_release,
+	.read		= kitwdt_read,
+	.write		= kitwdt_write,
+	.poll		= kitwdt_poll,
+	.unlocked_ioctl	= kitwdt_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,	/* arguments are pointers */
+};
+
+static int __init kitwdt_init(void)
+{
+	struct kitwdt *wdt = &kitwdt_dev;
+	int ret;
+
+	if (!timeout || timeout > KITWDT_MAX_TIMEOUT) {
+		pr_err("timeout=%u: must be 1..%u seconds\n", timeout,
+		       KITWDT_MAX_TIMEOUT);
+		return -EINVAL;
+	}
+	ret = match_string(kitwdt_actions, ARRAY_SIZE(kitwdt_actions), action);
+	if (ret < 0) {
+		pr_err("action=%s: must be log, panic or restart\n", action);
+		return -EINVAL;
+	}
+	wdt->action = ret;
+	wdt->timeout = timeout;
+	spin_lock_init(&wdt->lock);
+	init_waitqueue_head(&wdt->alarmq);
+	timer_setup(&wdt->timer, kitwdt_timer_fn, 0);
+
+	ret = misc_register(&wdt->misc);
+	if (ret)
+		return ret;
+	pr_info("timeout=%u s, nowayout=%d, action=%s\n", timeout, nowayout,
+		kitwdt_actions[wdt->action]);
+	return 0;
+}
+
+static void __exit kitwdt_exit(void)
+{
+	struct kitwdt *wdt = &kitwdt_dev;
+
+	misc_deregister(&wdt->misc);
+	/*
+	 * No file is open here (.owner), nor, with nowayout, is the watchdog
+	 * running (it holds a reference).  Without nowayout, unloading is a
+	 * way to stop a watchdog that an unexpected close left running.
+	 * timer_shutdown_sync() waits for a callback still running and
+	 * keeps the timer from being armed again.
+	 */
+	spin_lock_bh(&wdt->lock);
+	if (wdt->running)
+		pr_info("stopping the watchdog: the module is unloading\n");
+	wdt->running = false;
+	spin_unlock_bh(&wdt->lock);
+	timer_shutdown_sync(&wdt->timer);
+}
+
+module_init(kitwdt_init);
+module_exit(kitwdt_exit);
+
+MODULE_DESCRIPTION("iterkit: a software watchdog with the watchdog API");
+MODULE_LICENSE("GPL");
