@@ -52,7 +52,7 @@ modules:
 
 tests: $(TESTS)
 
-build/tests/%: tests/%.c tests/kit_test.h
+build/tests/%: tests/%.c $(wildcard tests/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< -luring
 
