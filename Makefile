@@ -6,14 +6,21 @@
 #   make                  build every module, in both forms, for each kernel
 #   make check            build, boot each kernel under QEMU and run the tests
 #   make demo             show the kit working
+#   make bench            time both forms of each driver, on each kernel
+#   make matrix           system calls against every driver, form and kernel
 #   make lint             checkpatch --strict and sparse over the kit's sources
 #   make diff [DRIVER=d]  the conversion: legacy against converted, per driver
+#   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
+#   make vm [KERNEL=k] [DRIVER=d FORM=f]      a shell in the guest, for labs
+#   make doctest          run the examples in README.md and TUTORIAL.md
 #   make clean            remove build/
 #
 # KERNELS picks the kernels: 6.1 and/or 6.12 (Debian's packages, installed by
 # scripts/setup) or the path of a configured and built kernel tree;
 # `make KDIR=/path/to/tree` is the same as KERNELS=/path/to/tree.
-# DRIVERS picks the drivers that `make check` tests.
+# DRIVERS picks the drivers that `make check` tests.  debug and vm take one
+# KERNEL (default 6.12) and FORM (default converted); debug's gdb stub is on
+# port 1234, or PORT.
 
 KERNELS ?= 6.1 6.12
 ifdef KDIR
@@ -31,7 +38,8 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 
 export KERNELS DRIVERS
 
-.PHONY: all modules tests check demo lint setup diff clean
+.PHONY: all modules tests setup check demo lint diff doctest doctest-update
+.PHONY: matrix bench debug vm clean
 
 all: modules tests
 
@@ -69,6 +77,21 @@ demo:
 	@$(MAKE) -s all
 	@scripts/demo
 
+# Both forms of each driver under the same workloads, one VM per kernel
+# (scripts/bench): a table per kernel, and build/RELEASE/bench.json.  REPS
+# repetitions (default 15).  It never fails on the figures.
+bench:
+	@scripts/setup
+	@$(MAKE) -s all
+	@scripts/bench
+
+# What each system call does to each driver and form, on each kernel: one
+# table on stdout (scripts/matrix), which TUTORIAL.md quotes.
+matrix:
+	@scripts/setup
+	@$(MAKE) -s all
+	@scripts/matrix
+
 # checkpatch comes from Debian's linux-source package; sparse runs through
 # kbuild (C=2 checks every file, W=1 adds the extra compiler warnings).  Any
 # warning fails.  Two exceptions, each to one set of files:
@@ -100,13 +123,45 @@ lint: $(CHECKPATCH)
 	@! grep -E 'warning:|error:' build/lint.log
 	@echo "lint: clean"
 
+# The labels keep file times out, so that TUTORIAL.md can quote the output.
 # diff exits 1 when the files differ, which is the point here.
 diff:
 	@for d in $(or $(DRIVER),$(ALL_DRIVERS)); do \
 		for f in $$(ls $$d/legacy); do \
-			diff -u --color=auto $$d/legacy/$$f $$d/converted/$$f; \
+			diff -u --color=auto --label $$d/legacy/$$f \
+				--label $$d/converted/$$f \
+				$$d/legacy/$$f $$d/converted/$$f; \
 		done; \
 	done; true
+
+# The documentation's examples, run as written (scripts/doctest explains the
+# marks); doctest-update rewrites the quoted outputs, such as `make diff`.
+doctest:
+	@scripts/setup
+	@$(MAKE) -s all
+	@scripts/doctest
+
+doctest-update:
+	@scripts/doctest --update
+
+# gdb on DRIVER's FORM module in a guest (scripts/debug), and a shell in a
+# guest with every module (a lab: the shell has no time limit).
+KERNEL ?= 6.12
+FORM ?= converted
+
+debug:
+	@test -n "$(DRIVER)" || { echo "make debug: say DRIVER=" \
+		"(one of: $(ALL_DRIVERS))" >&2; exit 2; }
+	@scripts/setup
+	@$(MAKE) -s all KERNELS=$(KERNEL)
+	@scripts/debug --kernel $(KERNEL) $(if $(PORT),--port $(PORT)) \
+		$(DRIVER) $(FORM)
+
+vm:
+	@scripts/setup
+	@$(MAKE) -s all KERNELS=$(KERNEL)
+	@scripts/vm --kernel $(KERNEL) --timeout 86400 \
+		$(if $(DRIVER),--load $(DRIVER):$(FORM))
 
 clean:
 	rm -rf build

@@ -6,9 +6,9 @@
  *
  * The device is a bounded queue of events: a write enqueues one event, a
  * read returns one whole event. Most tests expect the same outcome from both
- * forms. Where the VFS treats .read/.write and .read_iter/.write_iter
- * differently (readv/writev, RWF_NOWAIT, splice), a test asserts each form's
- * own outcome and says why.
+ * forms. Where the kernel treats .read/.write and .read_iter/.write_iter
+ * differently (readv/writev, RWF_NOWAIT, splice, kernel_read(), io_uring), a
+ * test asserts each form's own outcome and says why.
  *
  * Each test runs in its own process, but the queue lives in the module:
  * fifo_open() empties it first. Tests that need a call to be blocked wait
@@ -16,6 +16,7 @@
  */
 #include "kit_test.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <liburing.h>
@@ -699,6 +700,38 @@ KIT_TEST(sendfile_to_pipe_and_file)
 }
 
 /*
+ * kernel_read(), the kernel's own way to read a file (exec, the firmware
+ * loader, kernel_read_file()), calls ->read_iter only: __kernel_read() fails
+ * with -EINVAL, after a pr_warn "kernel read not supported", for a file that
+ * has ->read. kit_kread.ko does one kernel_read() of up to 256 bytes from its
+ * path= at load, and its load fails with the error; see its header.
+ */
+#define KREAD_KO	"/kit/common/selftest/kit_kread.ko"
+
+KIT_TEST(kernel_read)
+{
+	int ko, bytes, fd = fifo_open(0);
+
+	if (geteuid())
+		KIT_SKIP("needs root to load a module");
+	ko = open(KREAD_KO, O_RDONLY | O_CLOEXEC);
+	if (ko < 0)
+		KIT_SKIP("%s: %s", KREAD_KO, strerror(errno));
+	put(fd, 100, 1);
+	if (!kit_form_converted()) {
+		KIT_ASSERT_ERRNO(syscall(SYS_finit_module, ko, "path=" DEV, 0),
+				 EINVAL);
+		get(fd, 100, 1);	/* still queued */
+		return;
+	}
+	KIT_ASSERT_OK(syscall(SYS_finit_module, ko, "path=" DEV, 0));
+	bytes = kit_module_param("kit_kread", "bytes");
+	KIT_ASSERT_OK(syscall(SYS_delete_module, "kit_kread", O_NONBLOCK));
+	KIT_ASSERT_EQ(bytes, 100);
+	expect_empty(fd);		/* the kernel read it */
+}
+
+/*
  * writev: .write_iter sees all segments at once, so they make one event;
  * for .write the VFS (do_loop_readv_writev()) calls .write once per segment,
  * which makes one event per segment.
@@ -925,6 +958,63 @@ KIT_TEST(uring_read_waits_for_write_call)
 	uring_expect(&ring, 0, -EMSGSIZE);
 	get(fd, 50, 3);
 	io_uring_queue_exit(&ring);
+}
+
+/* The number of this process's io-wq worker threads ("iou-wrk-PID"). */
+static int uring_workers(void)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *d;
+	char comm[64];
+	int n = 0;
+
+	KIT_ASSERT(dir);
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		read_task_file(atoi(d->d_name), "comm", comm, sizeof(comm));
+		n += !strncmp(comm, "iou-wrk", 7);
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Who does a read that has to wait. In both forms io_uring first issues it
+ * non-blocking and gets -EAGAIN (legacy: without FMODE_NOWAIT io_read() does
+ * not call ->read at all; converted: IOCB_NOWAIT makes read_iter say so), then
+ * arms a poll on the file: no thread waits, so no io-wq worker yet. The
+ * event's wakeup retries the read from task work, non-blocking again.
+ * Converted: it succeeds there, inline. Legacy: -EAGAIN again (6.1: still no
+ * FMODE_NOWAIT; 6.12: vfs_poll() now says EPOLLIN, so io_file_supports_nowait()
+ * lets IOCB_NOWAIT through, but loop_rw_iter() refuses it on a file without
+ * O_NONBLOCK), the poll is re-armed, fires at once, and so on until the
+ * request's APOLL_MAX_RETRY (128) arms are used up; then io-wq takes it and a
+ * worker does the blocking ->read. io-wq keeps its last worker when idle, so
+ * it is still there to count. ftrace on 6.1 and 6.12 alike: legacy 129
+ * io_read(), 128 io_arm_poll_handler(), 1 io_wq_enqueue(); converted 2, 1, 0.
+ * A converted driver without FMODE_NOWAIT fails here on 6.1 only: 6.12 lets
+ * IOCB_NOWAIT through on a ready pollable file (rwf_nowait_read catches it).
+ */
+KIT_TEST(uring_read_worker_or_inline)
+{
+	struct io_uring ring;
+	int waiting, after, fd = fifo_open(0);
+
+	uring_init(&ring);
+	uring_queue(&ring, fd, 0, rbuf, sizeof(rbuf));
+	uring_expect_none(&ring);
+	waiting = uring_workers();
+	put(fd, 100, 1);
+	uring_expect(&ring, 0, 100);
+	check(rbuf, 100, 1);
+	after = uring_workers();
+	kit_diag("io-wq workers: %d while the read waits, %d after it", waiting,
+		 after);
+	KIT_ASSERT_EQ(waiting, 0);
+	KIT_ASSERT_EQ(after, kit_form_converted() ? 0 : 1);
+	io_uring_queue_exit(&ring);
+	expect_empty(fd);
 }
 
 KIT_TEST(uring_write_waits_for_room)

@@ -120,7 +120,7 @@ static int kit_open(struct inode *inode, struct file *file)
 
 /* value: a whole number per write, at any file position. */
 
-static ssize_t value_read(struct kiocb *iocb, struct iov_iter *to)
+static ssize_t value_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct kit_debugfs *kd = iocb->ki_filp->private_data;
 	char tmp[12];		/* "4294967295\n" and a NUL */
@@ -135,7 +135,7 @@ static ssize_t value_read(struct kiocb *iocb, struct iov_iter *to)
 	return kit_count_read(kd, ret);
 }
 
-static ssize_t value_write(struct kiocb *iocb, struct iov_iter *from)
+static ssize_t value_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct kit_debugfs *kd = iocb->ki_filp->private_data;
 	size_t count = iov_iter_count(from);
@@ -175,7 +175,7 @@ static int message_open(struct inode *inode, struct file *file)
 	return kit_open(inode, file);
 }
 
-static ssize_t message_read(struct kiocb *iocb, struct iov_iter *to)
+static ssize_t message_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct kit_debugfs *kd = iocb->ki_filp->private_data;
 	char tmp[KIT_MESSAGE_SIZE];
@@ -200,7 +200,7 @@ static ssize_t message_read(struct kiocb *iocb, struct iov_iter *to)
  * forever: it gets -ENOSPC instead, like a full disk.  A gap left by a
  * write past the end reads as NUL bytes, as in a sparse file.
  */
-static ssize_t message_write(struct kiocb *iocb, struct iov_iter *from)
+static ssize_t message_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct kit_debugfs *kd = iocb->ki_filp->private_data;
 	size_t count = iov_iter_count(from);
@@ -229,7 +229,7 @@ out:
 
 /* stats: a snapshot of the counters; reading it is not counted. */
 
-static ssize_t stats_read(struct kiocb *iocb, struct iov_iter *to)
+static ssize_t stats_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct kit_debugfs *kd = iocb->ki_filp->private_data;
 	char tmp[80];
@@ -244,7 +244,7 @@ static ssize_t stats_read(struct kiocb *iocb, struct iov_iter *to)
 
 /* trigger: a command per write. */
 
-static ssize_t trigger_write(struct kiocb *iocb, struct iov_iter *from)
+static ssize_t trigger_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct kit_debugfs *kd = iocb->ki_filp->private_data;
 	size_t count = iov_iter_count(from);
@@ -272,12 +272,12 @@ out:
 }
 
 /* Each handler, bracketed by debugfs_file_get() and debugfs_file_put(). */
-DEBUGFS_ITER_SAFE(value_read);
-DEBUGFS_ITER_SAFE(value_write);
-DEBUGFS_ITER_SAFE(message_read);
-DEBUGFS_ITER_SAFE(message_write);
-DEBUGFS_ITER_SAFE(stats_read);
-DEBUGFS_ITER_SAFE(trigger_write);
+DEBUGFS_ITER_SAFE(value_read_iter);
+DEBUGFS_ITER_SAFE(value_write_iter);
+DEBUGFS_ITER_SAFE(message_read_iter);
+DEBUGFS_ITER_SAFE(message_write_iter);
+DEBUGFS_ITER_SAFE(stats_read_iter);
+DEBUGFS_ITER_SAFE(trigger_write_iter);
 
 /*
  * .owner makes each open file hold a reference to this module: rmmod fails
@@ -290,8 +290,8 @@ DEBUGFS_ITER_SAFE(trigger_write);
 static const struct file_operations value_fops = {
 	.owner		= THIS_MODULE,
 	.open		= kit_open,
-	.read_iter	= value_read_safe,
-	.write_iter	= value_write_safe,
+	.read_iter	= value_read_iter_safe,
+	.write_iter	= value_write_iter_safe,
 	.splice_read	= copy_splice_read,
 	.splice_write	= iter_file_splice_write,
 	.llseek		= default_llseek,
@@ -300,8 +300,8 @@ static const struct file_operations value_fops = {
 static const struct file_operations message_fops = {
 	.owner		= THIS_MODULE,
 	.open		= message_open,
-	.read_iter	= message_read_safe,
-	.write_iter	= message_write_safe,
+	.read_iter	= message_read_iter_safe,
+	.write_iter	= message_write_iter_safe,
 	.splice_read	= copy_splice_read,
 	.splice_write	= iter_file_splice_write,
 	.llseek		= default_llseek,
@@ -310,7 +310,7 @@ static const struct file_operations message_fops = {
 static const struct file_operations stats_fops = {
 	.owner		= THIS_MODULE,
 	.open		= kit_open,
-	.read_iter	= stats_read_safe,
+	.read_iter	= stats_read_iter_safe,
 	.splice_read	= copy_splice_read,
 	.llseek		= default_llseek,
 };
@@ -318,7 +318,7 @@ static const struct file_operations stats_fops = {
 static const struct file_operations trigger_fops = {
 	.owner		= THIS_MODULE,
 	.open		= kit_open,
-	.write_iter	= trigger_write_safe,
+	.write_iter	= trigger_write_iter_safe,
 	.splice_write	= iter_file_splice_write,
 	.llseek		= default_llseek,
 };

@@ -30,7 +30,7 @@
 
 #include <asm/ioctls.h>		/* FIONREAD */
 
-#include "iterkit.h"		/* copy_splice_read before 6.5 */
+#include "compat.h"		/* copy_splice_read before 6.5 */
 
 /* Each event is stored behind a 2-byte length header (kfifo_rec_ptr_2). */
 #define KITFIFO_RECSIZE		2

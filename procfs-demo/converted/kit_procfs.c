@@ -92,7 +92,7 @@ static int kit_open(struct inode *inode, struct file *file)
 
 /* value: a whole number per write, at any file position. */
 
-static ssize_t value_read(struct kiocb *iocb, struct iov_iter *to)
+static ssize_t value_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct kit_procfs *kp = iocb->ki_filp->private_data;
 	char tmp[12];		/* "4294967295\n" and a NUL */
@@ -149,7 +149,7 @@ static int message_open(struct inode *inode, struct file *file)
 	return kit_open(inode, file);
 }
 
-static ssize_t message_read(struct kiocb *iocb, struct iov_iter *to)
+static ssize_t message_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct kit_procfs *kp = iocb->ki_filp->private_data;
 	char tmp[KIT_MESSAGE_SIZE];
@@ -247,14 +247,14 @@ static int table_open(struct inode *inode, struct file *file)
  */
 static const struct proc_ops value_ops = {
 	.proc_open	= kit_open,
-	.proc_read_iter	= value_read,
+	.proc_read_iter	= value_read_iter,
 	.proc_write	= value_write,
 	.proc_lseek	= default_llseek,
 };
 
 static const struct proc_ops message_ops = {
 	.proc_open	= message_open,
-	.proc_read_iter	= message_read,
+	.proc_read_iter	= message_read_iter,
 	.proc_write	= message_write,
 	.proc_lseek	= default_llseek,
 };
