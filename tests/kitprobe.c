@@ -184,6 +184,21 @@ static const char *wdata(size_t *len)
 	return s;
 }
 
+/*
+ * The readv or writev cell from what userspace could see: n is one_call if
+ * the driver handled all the segments in one call, per_seg if it was called
+ * once per segment; what says what n is, should it be neither.
+ */
+static const char *calls(struct probe *p, long n, long one_call,
+			 long per_seg, const char *what)
+{
+	if (n == one_call)
+		return "1 call";
+	if (n == per_seg)
+		return "per seg";
+	odd(p, "%s: %ld", what, n);
+}
+
 /* --- misc-fifo: one write is one event, one read one event --- */
 
 static void fifo_ready(struct probe *p)
@@ -218,11 +233,7 @@ static const char *fifo_readv(struct probe *p)
 	r = readv(p->fd, iov, 2);
 	if (r < 0)
 		return errname(errno);
-	if (r == 4)
-		return "1 call";
-	if (r == 8)
-		return "per seg";
-	odd(p, "readv returned %zd", r);
+	return calls(p, r, 4, 8, "readv returned");
 }
 
 /* Segments of 1, 2 and 3 bytes: the first event is 6 bytes, or 1. */
@@ -234,11 +245,9 @@ static const char *fifo_writev(struct probe *p)
 	if (r < 0)
 		return errname(errno);
 	r = read(p->fd, buf[0], BUF_SIZE);
-	if (r == 6)
-		return "1 call";
-	if (r == 1)
-		return "per seg";
-	fail(p, "writev of 6 bytes, then an event of %zd", r);
+	if (r < 0)
+		fail(p, "read after writev");
+	return calls(p, r, 6, 1, "writev of 6 bytes, then an event of");
 }
 
 /* --- watchdog: read gives an int, the seconds left; write pings --- */
@@ -251,11 +260,7 @@ static const char *wdt_readv(struct probe *p)
 
 	if (r < 0)
 		return errname(errno);
-	if (r == 4)
-		return "1 call";
-	if (r == 8)
-		return "per seg";
-	odd(p, "readv returned %zd", r);
+	return calls(p, r, 4, 8, "readv returned");
 }
 
 /*
@@ -339,11 +344,7 @@ static const char *skel_readv(struct probe *p)
 	if (r < 0)
 		return errname(errno);
 	took(p, r);
-	if (r == 100)
-		return "1 call";
-	if (r == 200)
-		return "per seg";
-	odd(p, "readv returned %zd", r);
+	return calls(p, r, 100, 200, "readv returned");
 }
 
 /*
@@ -425,17 +426,13 @@ static long debugfs_reads(struct probe *p)
 static const char *debugfs_readv(struct probe *p)
 {
 	struct iovec iov[3] = { { buf[0], 1 }, { buf[1], 1 }, { buf[2], 1 } };
-	long before = debugfs_reads(p), calls;
+	long before = debugfs_reads(p);
 	ssize_t r = readv(p->fd, iov, 3);
 
 	if (r < 0)
 		return errname(errno);
-	calls = debugfs_reads(p) - before;
-	if (calls == 1)
-		return "1 call";
-	if (calls == 3)
-		return "per seg";
-	odd(p, "a readv of 3 segments counted %ld reads", calls);
+	return calls(p, debugfs_reads(p) - before, 1, 3,
+		     "reads counted for a readv of 3 segments");
 }
 
 /*
@@ -457,11 +454,7 @@ static const char *procfs_readv(struct probe *p)
 	close(fd);
 	if (r < 0)
 		return errname(errno);
-	if (r == 4077)
-		return "1 call";
-	if (r == 4104)
-		return "per seg";
-	odd(p, "readv of the table returned %zd", r);
+	return calls(p, r, 4077, 4104, "readv of the table returned");
 }
 
 static const struct driver drivers[] = {
