@@ -13,11 +13,14 @@
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
 #   make vm [KERNEL=k] [DRIVER=d FORM=f]      a shell in the guest, for labs
 #   make doctest          run the examples in README.md and TUTORIAL.md
+#   make kernels          the guest kernels: cached, and available from Debian
 #   make clean            remove build/
+#   make clean-kernels    empty the kernel cache
 #
-# KERNELS picks the kernels: 6.1 and/or 6.12 (Debian's packages, installed by
-# scripts/setup) or the path of a configured and built kernel tree;
-# `make KDIR=/path/to/tree` is the same as KERNELS=/path/to/tree.
+# KERNELS picks the kernels: 6.1 and/or 6.12 (the newest of each series in
+# Debian's archive, fetched by scripts/kernel into ~/.cache/iterkit, or
+# $ITERKIT_CACHE; never installed on the host) or the path of a configured
+# and built kernel tree; `make KDIR=/path/to/tree` is KERNELS=/path/to/tree.
 # DRIVERS picks the drivers that `make check` tests.  debug and vm take one
 # KERNEL (default 6.12) and FORM (default converted); debug's gdb stub is on
 # port 1234, or PORT.
@@ -39,7 +42,7 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 export KERNELS DRIVERS
 
 .PHONY: all modules tests setup check demo lint diff doctest doctest-update
-.PHONY: matrix bench debug vm clean
+.PHONY: matrix bench debug vm clean kernels clean-kernels
 
 all: modules tests
 
@@ -64,61 +67,56 @@ build/tests/%: tests/%.c $(wildcard tests/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< -luring
 
+# What every target that boots a guest does first: the host's tools
+# (scripts/setup, through sudo), the kernels (scripts/kernel, no root; the
+# newest release of each series), then the build.
+PREPARE = scripts/setup && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
+
 setup:
 	@scripts/setup
 
 check:
-	@scripts/setup
-	@$(MAKE) -s all
+	@$(PREPARE)
 	@scripts/check
 
 demo:
-	@scripts/setup
-	@$(MAKE) -s all
+	@$(PREPARE)
 	@scripts/demo
 
 # Both forms of each driver under the same workloads, one VM per kernel
 # (scripts/bench): a table per kernel, and build/RELEASE/bench.json.  REPS
 # repetitions (default 15).  It never fails on the figures.
 bench:
-	@scripts/setup
-	@$(MAKE) -s all
+	@$(PREPARE)
 	@scripts/bench
 
 # What each system call does to each driver and form, on each kernel: one
 # table on stdout (scripts/matrix), which TUTORIAL.md quotes.
 matrix:
-	@scripts/setup
-	@$(MAKE) -s all
+	@$(PREPARE)
 	@scripts/matrix
 
-# checkpatch comes from Debian's linux-source package; sparse runs through
-# kbuild (C=2 checks every file, W=1 adds the extra compiler warnings).  Any
-# warning fails.  Two exceptions, each to one set of files:
+# checkpatch comes from Debian's linux-source-6.1 package, which
+# scripts/kernel fetches into its cache; sparse runs through kbuild (C=2
+# checks every file, W=1 adds the extra compiler warnings).  Any warning
+# fails.  Two exceptions, each to one set of files:
 # - common/compat.h is where the kernel version tests live, so
 #   LINUX_VERSION_CODE is allowed there and nowhere else;
 # - tests/ is userspace: checkpatch's kernel-only advice (kernel types, and
 #   volatile, which the tests use for signal flags) is off.
-CHECKPATCH := build/checkpatch/scripts/checkpatch.pl
 SOURCES = $(shell git ls-files -co --exclude-standard '*.c' '*.h')
 COMPAT := common/compat.h
 USOURCES = $(filter tests/%,$(SOURCES))
 KSOURCES = $(filter-out $(COMPAT) $(USOURCES),$(SOURCES))
+CHECKPATCH := checkpatch.pl --strict --no-tree --quiet --show-types
 
-$(CHECKPATCH):
-	@scripts/setup
-	mkdir -p build/checkpatch
-	tar -xJf /usr/src/linux-source-6.1.tar.xz -C build/checkpatch \
-		--strip-components=1 linux-source-6.1/scripts/checkpatch.pl \
-		linux-source-6.1/scripts/spelling.txt \
-		linux-source-6.1/scripts/const_structs.checkpatch
-
-lint: $(CHECKPATCH)
-	$(CHECKPATCH) --strict --no-tree --quiet --show-types -f $(KSOURCES)
-	$(CHECKPATCH) --strict --no-tree --quiet --show-types \
-		--ignore LINUX_VERSION_CODE -f $(COMPAT)
-	$(CHECKPATCH) --strict --no-tree --quiet --show-types \
-		--ignore PREFER_KERNEL_TYPES,VOLATILE -f $(USOURCES)
+lint:
+	@scripts/setup && scripts/kernel fetch $(KERNELS)
+	@set -e; PATH=$$(scripts/kernel checkpatch)/scripts:$$PATH; \
+	$(CHECKPATCH) -f $(KSOURCES); \
+	$(CHECKPATCH) --ignore LINUX_VERSION_CODE -f $(COMPAT); \
+	$(CHECKPATCH) --ignore PREFER_KERNEL_TYPES,VOLATILE -f $(USOURCES)
+	@mkdir -p build
 	@$(MAKE) -s modules KBUILD_ARGS="C=2 W=1" 2>&1 | tee build/lint.log
 	@! grep -E 'warning:|error:' build/lint.log
 	@echo "lint: clean"
@@ -137,8 +135,7 @@ diff:
 # The documentation's examples, run as written (scripts/doctest explains the
 # marks); doctest-update rewrites the quoted outputs, such as `make diff`.
 doctest:
-	@scripts/setup
-	@$(MAKE) -s all
+	@$(PREPARE)
 	@scripts/doctest
 
 doctest-update:
@@ -149,19 +146,25 @@ doctest-update:
 KERNEL ?= 6.12
 FORM ?= converted
 
+debug: KERNELS = $(KERNEL)
 debug:
 	@test -n "$(DRIVER)" || { echo "make debug: say DRIVER=" \
 		"(one of: $(ALL_DRIVERS))" >&2; exit 2; }
-	@scripts/setup
-	@$(MAKE) -s all KERNELS=$(KERNEL)
+	@$(PREPARE)
 	@scripts/debug --kernel $(KERNEL) $(if $(PORT),--port $(PORT)) \
 		$(DRIVER) $(FORM)
 
+vm: KERNELS = $(KERNEL)
 vm:
-	@scripts/setup
-	@$(MAKE) -s all KERNELS=$(KERNEL)
+	@$(PREPARE)
 	@scripts/vm --kernel $(KERNEL) --timeout 86400 \
 		$(if $(DRIVER),--load $(DRIVER):$(FORM))
 
+kernels:
+	@scripts/kernel list
+
 clean:
 	rm -rf build
+
+clean-kernels:
+	@scripts/kernel clean
