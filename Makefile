@@ -21,7 +21,8 @@
 # Debian's archive, fetched by scripts/kernel into ~/.cache/iterkit, or
 # $ITERKIT_CACHE; never installed on the host) or the path of a configured
 # and built kernel tree; `make KDIR=/path/to/tree` is KERNELS=/path/to/tree.
-# DRIVERS picks the drivers that `make check` tests.  debug and vm take one
+# DRIVERS picks the drivers that `make check` tests; JOBS how many VMs it
+# runs at once (default: one per core; JOBS=1 runs one after the other).  debug and vm take one
 # KERNEL (default 6.12) and FORM (default converted); debug's gdb stub is on
 # port 1234, or PORT.
 
@@ -39,26 +40,31 @@ TESTS := $(patsubst tests/%.c,build/tests/%,$(wildcard tests/*.c))
 
 TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 
-export KERNELS DRIVERS
+export KERNELS DRIVERS JOBS
 
-.PHONY: all modules tests setup check demo lint diff doctest doctest-update
+.PHONY: all modules modules-for tests setup check demo lint diff doctest doctest-update
 .PHONY: matrix bench debug vm clean kernels clean-kernels
 
 all: modules tests
 
 # Modules build out of tree in build/RELEASE/DIR, a mirror of the source tree
-# made of symbolic links, so that each kernel has its own objects.
+# made of symbolic links, so that each kernel has its own objects.  The
+# kernels build side by side (modules-for builds one: K=).
 modules:
-	@set -e; for k in $(KERNELS); do \
-		eval "$$(scripts/kernel $$k)"; \
-		b=$(CURDIR)/build/$$release; \
-		mkdir -p $$b/common; \
-		find $(CURDIR)/common -maxdepth 1 -type f -exec ln -sfn {} $$b/common/ \; ; \
-		for m in $(MODDIRS); do \
-			mkdir -p $$b/$$m; \
-			ln -sfn $(CURDIR)/$$m/* $$b/$$m/; \
-			$(MAKE) -C $$kdir M=$$b/$$m $(KBUILD_ARGS) modules; \
-		done; \
+	@pids=; for k in $(KERNELS); do \
+		$(MAKE) modules-for K=$$k & pids="$$pids $$!"; \
+	done; \
+	rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
+
+modules-for:
+	@set -e; eval "$$(scripts/kernel $(K))"; \
+	b=$(CURDIR)/build/$$release; \
+	mkdir -p $$b/common; \
+	find $(CURDIR)/common -maxdepth 1 -type f -exec ln -sfn {} $$b/common/ \; ; \
+	for m in $(MODDIRS); do \
+		mkdir -p $$b/$$m; \
+		ln -sfn $(CURDIR)/$$m/* $$b/$$m/; \
+		$(MAKE) -C $$kdir M=$$b/$$m $(KBUILD_ARGS) modules; \
 	done
 
 tests: $(TESTS)
