@@ -17,8 +17,9 @@
  * so that a stable backport of the function can't clash with it.
  *
  * Not wrapped, because there is nothing to wrap:
- *  - no_llseek: "#define no_llseek NULL" on 6.1, removed in 6.12
- *    ("[tree-wide] finally take no_llseek out").  Leave .llseek unset
+ *  - no_llseek: a function in upstream 6.1 (Debian's 6.1 has "#define
+ *    no_llseek NULL", from 6.12's "[tree-wide] finally take no_llseek
+ *    out", which removed the name).  Leave .llseek unset
  *    (lseek then fails with -ESPIPE on every kernel), or call
  *    stream_open()/nonseekable_open() in open(), or use noop_llseek.
  *  - ida_simple_get()/ida_simple_remove() (gone by 7.2): use
@@ -104,13 +105,32 @@ static inline size_t kit_iter_iov_len(const struct iov_iter *i)
 /*
  * timer_delete()/timer_delete_sync(): 6.2 ("timers: Rename del_timer() to
  * timer_delete()" and "timers: Rename del_timer_sync() to
- * timer_delete_sync()", Thomas Gleixner); the old names are gone by 7.2.
- * Debian's 6.1 (6.1.158 and later) has both names already, which is why
- * this is a macro: it is harmless there.
+ * timer_delete_sync()", Thomas Gleixner), and 6.1.y from 6.1.94; the old
+ * names are gone by 7.2.  The gate is 6.2, and the wrapper a macro, so
+ * that on 6.1.94 and later it harmlessly stands in for the real function.
  */
 #if KIT_BEFORE(6, 2, 0)
 #define timer_delete(timer)		del_timer(timer)
 #define timer_delete_sync(timer)	del_timer_sync(timer)
+#endif
+
+/*
+ * timer_shutdown_sync(): 6.2 ("timers: Provide timer_shutdown[_sync]()",
+ * Thomas Gleixner), and 6.1.y only from 6.1.158.  It waits for a running
+ * callback, like timer_delete_sync(), and also keeps the timer from being
+ * armed again.  Before it, timer_delete_sync() is as safe for a caller
+ * whose callback re-arms only while the caller's own state says so, and
+ * which clears that state (under the lock the callback takes) first: the
+ * watchdog's exit does.  The fallback is defined on every kernel, so that
+ * the self-test compiles and runs it everywhere; only the name is gated.
+ */
+static inline int kit_timer_shutdown_sync(struct timer_list *timer)
+{
+	return timer_delete_sync(timer);
+}
+
+#if KIT_BEFORE(6, 1, 158)
+#define timer_shutdown_sync(timer)	kit_timer_shutdown_sync(timer)
 #endif
 
 /*
@@ -137,6 +157,26 @@ kit_hrtimer_setup(struct hrtimer *timer,
 }
 
 #define hrtimer_setup kit_hrtimer_setup
+#endif
+
+/*
+ * hrtimer_setup_on_stack(): 6.13, like hrtimer_setup() ("hrtimers:
+ * Introduce hrtimer_setup_on_stack()", Nam Cao); hrtimer_init_on_stack()
+ * is gone by 7.2.  An hrtimer on the stack must be set up with it (and
+ * undone with destroy_hrtimer_on_stack()), or a kernel with
+ * DEBUG_OBJECTS_TIMERS reports it.
+ */
+#if KIT_BEFORE(6, 13, 0)
+static inline void
+kit_hrtimer_setup_on_stack(struct hrtimer *timer,
+			   enum hrtimer_restart (*function)(struct hrtimer *),
+			   clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init_on_stack(timer, clock_id, mode);
+	timer->function = function;
+}
+
+#define hrtimer_setup_on_stack kit_hrtimer_setup_on_stack
 #endif
 
 /*

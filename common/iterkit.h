@@ -109,6 +109,12 @@ static inline ssize_t kit_vfs_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
  * ITER_PIPE: kernel_read(), splice), which is what those callers got from
  * a .read-only file, or -EAGAIN if @iocb has IOCB_NOWAIT but the file
  * isn't O_NONBLOCK, because @read has no way to be told not to block.
+ *
+ * One caller loses: io_uring's READ_FIXED and WRITE_FIXED, on registered
+ * buffers, pass an ITER_BVEC, which gets -EINVAL here, where on a .read
+ * file io_uring called .read with the buffer's user address.  (A native
+ * ->read_iter() copies into the ITER_BVEC and works.)  The matrix's
+ * uring-fixed column shows both.
  */
 static inline ssize_t kit_vfs_read_iter(struct kiocb *iocb, struct iov_iter *to,
 					kit_legacy_read_t read)

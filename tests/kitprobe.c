@@ -20,6 +20,9 @@
  *	nowait   preadv2(..., RWF_NOWAIT)
  *	uring-r  an io_uring read
  *	uring-w  an io_uring write
+ *	uring-fixed an io_uring READ_FIXED into a registered buffer (the
+ *		 kernel hands ->read_iter() an ITER_BVEC, and gives ->read()
+ *		 the buffer's user address)
  *	splice   splice() from the file into a pipe
  *	sendfile sendfile() from the file into a pipe
  *	poll     poll() for POLLIN | POLLOUT | POLLPRI: the revents, as IN,OUT
@@ -533,9 +536,13 @@ static const char *probe_nowait(struct probe *p)
 	return outcome(r);
 }
 
-/* One read or write through io_uring, at the file position. */
-static const char *uring(struct probe *p, int write_op)
+/*
+ * One read or write through io_uring, at the file position; a read is
+ * READ_FIXED, into a registered buffer, if fixed.
+ */
+static const char *uring(struct probe *p, int write_op, int fixed)
 {
+	struct iovec reg = { buf[0], BUF_SIZE };
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;
 	struct io_uring ring;
@@ -546,10 +553,20 @@ static const char *uring(struct probe *p, int write_op)
 	ret = io_uring_queue_init(4, &ring, 0);
 	if (ret < 0)
 		return errname(-ret);
+	if (fixed) {
+		ret = io_uring_register_buffers(&ring, &reg, 1);
+		if (ret < 0) {
+			errno = -ret;
+			fail(p, "io_uring_register_buffers");
+		}
+	}
 	sqe = io_uring_get_sqe(&ring);
 	if (write_op) {
 		data = wdata(&len);
 		io_uring_prep_write(sqe, p->fd, data, len, -1);
+	} else if (fixed) {
+		ready(p);
+		io_uring_prep_read_fixed(sqe, p->fd, buf[0], BUF_SIZE, -1, 0);
 	} else {
 		ready(p);
 		io_uring_prep_read(sqe, p->fd, buf[0], BUF_SIZE, -1);
@@ -578,12 +595,17 @@ static const char *uring(struct probe *p, int write_op)
 
 static const char *probe_uring_read(struct probe *p)
 {
-	return uring(p, 0);
+	return uring(p, 0, 0);
 }
 
 static const char *probe_uring_write(struct probe *p)
 {
-	return uring(p, 1);
+	return uring(p, 1, 0);
+}
+
+static const char *probe_uring_fixed(struct probe *p)
+{
+	return uring(p, 0, 1);
 }
 
 /* splice() or sendfile() from the file into a pipe. */
@@ -656,6 +678,7 @@ static const struct {
 	{ "nowait", probe_nowait },
 	{ "uring-r", probe_uring_read },
 	{ "uring-w", probe_uring_write },
+	{ "uring-fixed", probe_uring_fixed },
 	{ "splice", probe_splice },
 	{ "sendfile", probe_sendfile },
 	{ "poll", probe_poll },

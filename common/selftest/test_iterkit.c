@@ -4,7 +4,11 @@
  *
  * Like lib/test_*.c: loading the module runs every case, prints a KTAP
  * report to the kernel log and fails the load (-EINVAL) if a case failed.
- * A successful load leaves the module in; rmmod it afterwards.
+ * A successful load leaves the module in; rmmod it afterwards.  While it
+ * is in, debugfs has test_iterkit_splice: a file whose .splice_read is
+ * compat.h's copy_splice_read, over a .read_iter that reads "iterkit splice
+ * test\n".  kit-run splices from it, to see copy_splice_read work: that
+ * takes a pipe, which a module can't make.
  *
  * The cases are tables.  Each one builds an iterator of one kind over a
  * small window of memory:
@@ -18,6 +22,7 @@
 
 #include <linux/bvec.h>
 #include <linux/completion.h>
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/limits.h>
@@ -634,13 +639,18 @@ static enum hrtimer_restart hrtimer_test_fn(struct hrtimer *h)
 	return HRTIMER_NORESTART;
 }
 
+/*
+ * The timers live on this function's stack, so they are set up with the
+ * _on_stack() variants and destroyed before it returns: a kernel with
+ * DEBUG_OBJECTS_TIMERS checks that.
+ */
 static void run_compat_timers(void)
 {
 	struct timer_test tt;
 
 	this_ok = true;
 	init_completion(&tt.done);
-	timer_setup(&tt.timer, timer_test_fn, 0);
+	timer_setup_on_stack(&tt.timer, timer_test_fn, 0);
 	mod_timer(&tt.timer, jiffies + 1);
 	CHECK(wait_for_completion_timeout(&tt.done, 5 * HZ),
 	      "timer didn't fire");
@@ -648,28 +658,47 @@ static void run_compat_timers(void)
 	CHECK(!timer_delete(&tt.timer), "idle timer reported pending");
 	report("compat", NULL, "timer_delete, timer_container_of");
 
+	/* The fallback of timer_shutdown_sync(), on every kernel. */
+	this_ok = true;
+	mod_timer(&tt.timer, jiffies + 60 * HZ);
+	CHECK(timer_pending(&tt.timer), "timer not pending");
+	CHECK(kit_timer_shutdown_sync(&tt.timer) == 1,
+	      "a pending timer was not reported deleted");
+	CHECK(!timer_pending(&tt.timer), "timer still pending");
+	report("compat", NULL, "timer_shutdown_sync fallback");
+	timer_shutdown_sync(&tt.timer);
+	destroy_timer_on_stack(&tt.timer);
+
 	this_ok = true;
 	reinit_completion(&tt.done);
-	hrtimer_setup(&tt.hrtimer, hrtimer_test_fn, CLOCK_MONOTONIC,
-		      HRTIMER_MODE_REL);
+	hrtimer_setup_on_stack(&tt.hrtimer, hrtimer_test_fn, CLOCK_MONOTONIC,
+			       HRTIMER_MODE_REL);
 	hrtimer_start(&tt.hrtimer, ns_to_ktime(1000), HRTIMER_MODE_REL);
 	CHECK(wait_for_completion_timeout(&tt.done, 5 * HZ),
 	      "hrtimer didn't fire");
 	hrtimer_cancel(&tt.hrtimer);
-	report("compat", NULL, "hrtimer_setup");
+	destroy_hrtimer_on_stack(&tt.hrtimer);
+	report("compat", NULL, "hrtimer_setup, hrtimer_setup_on_stack");
 }
 
 KIT_DEFINE_DEVNODE_MODE(test_iterkit, 0666);
 
-static ssize_t null_read_iter(struct kiocb *iocb, struct iov_iter *to)
+static const char splice_text[] = "iterkit splice test\n";
+
+static ssize_t splice_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	return 0;
+	return simple_copy_to_iter(splice_text, &iocb->ki_pos,
+				   sizeof(splice_text) - 1, to);
 }
 
+/* .owner keeps rmmod away while kit-run has the file open. */
 static const struct file_operations splice_fops = {
-	.read_iter	= null_read_iter,
+	.owner		= THIS_MODULE,
+	.read_iter	= splice_read_iter,
 	.splice_read	= copy_splice_read,
 };
+
+static struct dentry *splice_file;
 
 static void run_compat_devices(void)
 {
@@ -686,10 +715,6 @@ static void run_compat_devices(void)
 		class_destroy(cls);
 	}
 	report("compat", NULL, "class_create, devnode");
-
-	this_ok = true;
-	CHECK(splice_fops.splice_read, "no splice_read");
-	report("compat", NULL, "copy_splice_read");
 }
 
 /* ---- the module */
@@ -736,6 +761,10 @@ static int __init test_iterkit_init(void)
 	pr_info("# test_iterkit: %u passed, %u failed\n", total - failed,
 		failed);
 	ret = failed ? -EINVAL : 0;
+	if (!ret)
+		splice_file = debugfs_create_file_unsafe("test_iterkit_splice",
+							 0400, NULL, NULL,
+							 &splice_fops);
 
 	kfree(file);
 out_page:
@@ -748,6 +777,7 @@ module_init(test_iterkit_init);
 
 static void __exit test_iterkit_exit(void)
 {
+	debugfs_remove(splice_file);
 }
 module_exit(test_iterkit_exit);
 
