@@ -400,9 +400,9 @@ KIT_TEST(contended_reads)
 
 /*
  * Writes while the lock is held. The converted form says EAGAIN to
- * RWF_NOWAIT, and an io_uring write gets -EAGAIN inline, then goes to an
- * io-wq worker that waits for the lock; the legacy form has no
- * FMODE_NOWAIT: EOPNOTSUPP, and a worker from the start. -EAGAIN is no
+ * RWF_NOWAIT (the legacy one has no FMODE_NOWAIT: EOPNOTSUPP), and an
+ * io_uring write, whether or not it was tried without waiting first,
+ * completes from an io-wq worker that waits for the lock. -EAGAIN is no
  * rejection: stats come out the same in both forms.
  */
 KIT_TEST(contended_writes)
