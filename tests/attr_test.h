@@ -488,7 +488,7 @@ static int attr_thread_done(struct attr_thread *t)
 	return __atomic_load_n(&t->done, __ATOMIC_SEQ_CST);
 }
 
-static void hold(void)
+static void write_hold(void)
 {
 	int fd = open_file(ATTR_HOLD, O_WRONLY);
 
@@ -504,7 +504,7 @@ static struct attr_thread holder;
 /* The driver's lock is taken, by a write that sleeps until release_lock(). */
 static void hold_lock(void)
 {
-	attr_thread_start(&holder, hold, SYS_write);
+	attr_thread_start(&holder, write_hold, SYS_write);
 }
 
 static void release_lock(void)
