@@ -10,6 +10,7 @@
  * reset to the defaults and then call attr_*().
  *
  *	#define ATTR_DIR	"/proc/kit-procfs"	(the directory)
+ *	#define ATTR_HOLD	"hold"		(the file of "hold"/"release")
  *	#include "attr_test.h"			(instead of kit_test.h)
  */
 #ifndef ATTR_TEST_H
@@ -18,9 +19,14 @@
 #include "kit_test.h"
 
 #include <fcntl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 
 #ifndef ATTR_DIR
 #error "define ATTR_DIR, the directory of value and message, first"
+#endif
+#ifndef ATTR_HOLD
+#error "define ATTR_HOLD, the file of the \"hold\" test hook, first"
 #endif
 
 #define DEFAULT_VALUE	42
@@ -402,6 +408,152 @@ static void attr_efault(void)
 	KIT_ASSERT(!memcmp(edge, "WXYZ", 4));
 	close(fd);
 	expect_content("message", "WXYZefgh", 8);
+}
+
+/* --- a contended lock: the driver's test hook holds it --- */
+
+/* The contents of /proc/self/task/TID/NAME, or "" if it can't be read. */
+static void read_task_file(pid_t tid, const char *name, char *out, int size)
+{
+	char path[64];
+	int fd, n = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, name);
+	fd = open(path, O_RDONLY);
+	if (fd >= 0) {
+		n = read(fd, out, size - 1);
+		close(fd);
+	}
+	out[n > 0 ? n : 0] = '\0';
+}
+
+/*
+ * Wait until thread tid sleeps in system call nr: its state is S (a wait
+ * that a signal ends) or D (mutex_lock()), and its syscall file starts
+ * with the call's number (it says "running" while the thread is on a CPU).
+ */
+static void wait_blocked(pid_t tid, long nr)
+{
+	char stat[512], call[256], *state;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		read_task_file(tid, "stat", stat, sizeof(stat));
+		read_task_file(tid, "syscall", call, sizeof(call));
+		state = strrchr(stat, ')');
+		if (state && state[1] && (state[2] == 'S' || state[2] == 'D') &&
+		    call[0] >= '0' && call[0] <= '9' &&
+		    strtol(call, NULL, 10) == nr)
+			return;
+		usleep(10000);
+	}
+	kit_fail("thread %d did not block in system call %ld", tid, nr);
+}
+
+/* A thread that runs fn() and says when it is done. */
+struct attr_thread {
+	pthread_t id;
+	pid_t tid;
+	int done;
+	void (*fn)(void);
+};
+
+static void *attr_thread_main(void *arg)
+{
+	struct attr_thread *t = arg;
+
+	__atomic_store_n(&t->tid, gettid(), __ATOMIC_SEQ_CST);
+	t->fn();
+	__atomic_store_n(&t->done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* Start fn() in a thread; come back when it sleeps in system call nr. */
+static void attr_thread_start(struct attr_thread *t, void (*fn)(void),
+			      long nr)
+{
+	int err;
+
+	*t = (struct attr_thread){ .fn = fn };
+	err = pthread_create(&t->id, NULL, attr_thread_main, t);
+	if (err)
+		kit_fail("pthread_create: %s", strerror(err));
+	while (!__atomic_load_n(&t->tid, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	wait_blocked(t->tid, nr);
+}
+
+static int attr_thread_done(struct attr_thread *t)
+{
+	return __atomic_load_n(&t->done, __ATOMIC_SEQ_CST);
+}
+
+static void write_hold(void)
+{
+	int fd = open_file(ATTR_HOLD, O_WRONLY);
+
+	/* It returns at "release", or ETIMEDOUT if a call waited for it. */
+	if (write(fd, "hold", 4) != 4)
+		kit_fail("hold: %s (a call that should not wait did?)",
+			 strerror(errno));
+	close(fd);
+}
+
+static struct attr_thread holder;
+
+/* The driver's lock is taken, by a write that sleeps until release_lock(). */
+static void hold_lock(void)
+{
+	attr_thread_start(&holder, write_hold, SYS_write);
+}
+
+static void release_lock(void)
+{
+	put(ATTR_HOLD, "release");
+	pthread_join(holder.id, NULL);
+}
+
+static char blocked_buf[64];
+static ssize_t blocked_ret;
+
+static void read_value(void)
+{
+	int fd = open_file("value", O_RDONLY);
+
+	blocked_ret = pread(fd, blocked_buf, sizeof(blocked_buf), 0);
+	close(fd);
+}
+
+/*
+ * While the lock is held, RWF_NOWAIT reads of value and message get EAGAIN
+ * in the converted form, where they honour IOCB_NOWAIT (EOPNOTSUPP in the
+ * legacy one: no FMODE_NOWAIT), and a plain read of value waits for the
+ * lock, then reads the value.
+ */
+static void attr_contended_reads(void)
+{
+	struct attr_thread reader;
+	char v[64];
+	struct iovec in = { v, sizeof(v) };
+	int err = kit_form_converted() ? EAGAIN : EOPNOTSUPP;
+	int vfd = open_file("value", O_RDONLY);
+	int mfd = open_file("message", O_RDONLY);
+
+	hold_lock();
+	KIT_ASSERT_ERRNO(preadv2(vfd, &in, 1, 0, RWF_NOWAIT), err);
+	KIT_ASSERT_ERRNO(preadv2(mfd, &in, 1, 0, RWF_NOWAIT), err);
+	attr_thread_start(&reader, read_value, SYS_pread64);
+	usleep(200000);
+	KIT_ASSERT(!attr_thread_done(&reader));
+	release_lock();
+	pthread_join(reader.id, NULL);
+	KIT_ASSERT_EQ(blocked_ret, 3);
+	KIT_ASSERT(!memcmp(blocked_buf, "42\n", 3));
+	/* Uncontended, RWF_NOWAIT reads go ahead. */
+	if (kit_form_converted())
+		KIT_ASSERT_EQ(preadv2(vfd, &in, 1, 0, RWF_NOWAIT), 3);
+	close(vfd);
+	close(mfd);
 }
 
 /* --- concurrency: readers never see a torn value or message --- */

@@ -15,6 +15,7 @@
  * module with files open, and loads it again.
  */
 #define ATTR_DIR	"/proc/kit-procfs"
+#define ATTR_HOLD	"hold"
 #include "attr_test.h"
 
 #include <liburing.h>
@@ -22,7 +23,6 @@
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 
 #define MODNAME		"kit_procfs"
 #define DEFAULT_MESSAGE	"Hello from kit_procfs\n"
@@ -58,6 +58,7 @@ KIT_TEST(layout)
 {
 	static const struct { const char *name; mode_t mode; } files[] = {
 		{ "value", 0644 }, { "message", 0644 }, { "table", 0444 },
+		{ "hold", 0200 },
 	};
 	char path[128];
 	struct stat st;
@@ -364,6 +365,14 @@ KIT_TEST(io_uring_read)
 	io_uring_cqe_seen(&ring, cqe);
 	io_uring_queue_exit(&ring);
 	close(fd);
+}
+
+/* --- a contended lock: the "hold" test hook holds it --- */
+
+KIT_TEST(contended_reads)
+{
+	reset();
+	attr_contended_reads();
 }
 
 /* --- removal while files are open (the last test) --- */

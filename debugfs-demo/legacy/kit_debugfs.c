@@ -8,7 +8,8 @@
  *     value	a u32: reads "%u\n"; takes decimal, 0x hex or 0 octal;
  *     message	a 256-byte text buffer, read and written at any offset;
  *     stats	read-only counters of reads, writes and failed writes;
- *     trigger	write-only: "reset" restores the defaults;
+ *     trigger	write-only: "reset" restores the defaults; "hold",
+ *		"release" and "recreate" are test hooks (see below);
  * - the helpers such files are made of: simple_read_from_buffer(),
  *   simple_write_to_buffer() and kstrtou32_from_user(), whose file
  *   position rules make partial reads and seeking work;
@@ -30,6 +31,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 #include <linux/uaccess.h>
 
 #define KIT_DEFAULT_VALUE	42
@@ -42,6 +44,9 @@
  * 0.  No sensible u32 needs more than 32 bytes, so longer input is refused.
  */
 #define KIT_VALUE_MAX_INPUT	32
+
+/* The longest a test hook holds the lock, if nobody writes "release". */
+#define KIT_HOLD_MAX		(20 * HZ)
 
 /*
  * One instance, shared by every open file.  The handlers never touch user
@@ -59,6 +64,10 @@ struct kit_debugfs {
 	atomic_long_t	reads;		/* reads of value and message */
 	atomic_long_t	writes;		/* writes to value and message */
 	atomic_long_t	rejected;	/* failed writes, to any file */
+	/* for the test hooks only */
+	bool		held;		/* "hold" has the lock: "release" it */
+	wait_queue_head_t holdq;	/* "hold" waits here for "release" */
+	struct mutex	files_lock;	/* one "recreate" at a time */
 };
 
 static struct kit_debugfs kit_debugfs;
@@ -83,9 +92,11 @@ static ssize_t kit_count_read(struct kit_debugfs *kd, ssize_t ret)
 	return ret;
 }
 
+/* -EAGAIN is no rejection: the write is tried again, where it may wait. */
 static ssize_t kit_count_write(struct kit_debugfs *kd, ssize_t ret)
 {
-	atomic_long_inc(ret < 0 ? &kd->rejected : &kd->writes);
+	if (ret != -EAGAIN)
+		atomic_long_inc(ret < 0 ? &kd->rejected : &kd->writes);
 	return ret;
 }
 
@@ -218,11 +229,13 @@ static ssize_t stats_read(struct file *file, char __user *buf, size_t count,
 
 /* trigger: a command per write. */
 
+static int kit_test_hook(struct kit_debugfs *kd, const char *cmd, bool nowait);
+
 static ssize_t trigger_write(struct file *file, const char __user *buf,
 			     size_t count, loff_t *ppos)
 {
 	struct kit_debugfs *kd = file->private_data;
-	char cmd[8];		/* "reset\n" and a NUL, with room to spare */
+	char cmd[16];		/* "recreate\n" and a NUL, with room to spare */
 	ssize_t ret;
 
 	ret = -EINVAL;
@@ -232,9 +245,12 @@ static ssize_t trigger_write(struct file *file, const char __user *buf,
 	if (copy_from_user(cmd, buf, count))
 		goto out;
 	cmd[count] = '\0';
-	ret = -EINVAL;
-	if (!sysfs_streq(cmd, "reset"))		/* one '\n' may end it */
-		goto out;
+	if (!sysfs_streq(cmd, "reset")) {	/* one '\n' may end it */
+		ret = kit_test_hook(kd, cmd, false);	/* .write may sleep */
+		if (ret)
+			goto out;
+		return count;		/* not counted: a test hook */
+	}
 	mutex_lock(&kd->lock);
 	kit_reset(kd);
 	mutex_unlock(&kd->lock);
@@ -290,6 +306,64 @@ static const struct kit_file {
 	{ "trigger",	0200, &trigger_fops },
 };
 
+static struct dentry *kit_create_file(struct kit_debugfs *kd,
+				      const struct kit_file *f)
+{
+	return debugfs_create_file(f->name, f->mode, kd->dir, kd, f->fops);
+}
+
+/*
+ * Test hooks, for tests/debugfs-demo.c: a real driver has no use for
+ * them.  "hold" takes the lock and keeps it until "release" is written (or
+ * a signal comes, or KIT_HOLD_MAX passes), so that a test sees what the
+ * other calls do while it is taken.  "recreate" removes value and creates
+ * it again, as when a device goes away and comes back while the module
+ * stays: calls on files still open on the old one get -EIO.  Both sleep:
+ * under IOCB_NOWAIT (@nowait) they say -EAGAIN instead.
+ */
+static int kit_hold(struct kit_debugfs *kd)
+{
+	long left;
+
+	mutex_lock(&kd->lock);
+	WRITE_ONCE(kd->held, true);
+	left = wait_event_interruptible_timeout(kd->holdq,
+						!READ_ONCE(kd->held),
+						KIT_HOLD_MAX);
+	WRITE_ONCE(kd->held, false);
+	mutex_unlock(&kd->lock);
+	if (left < 0)
+		return -EINTR;
+	return left ? 0 : -ETIMEDOUT;
+}
+
+static int kit_recreate_value(struct kit_debugfs *kd)
+{
+	struct dentry *file;
+
+	mutex_lock(&kd->files_lock);
+	file = debugfs_lookup(kit_files[0].name, kd->dir);
+	debugfs_remove(file);	/* waits for its calls in flight */
+	dput(file);		/* debugfs_lookup()'s reference */
+	file = kit_create_file(kd, &kit_files[0]);
+	mutex_unlock(&kd->files_lock);
+	return PTR_ERR_OR_ZERO(file);
+}
+
+static int kit_test_hook(struct kit_debugfs *kd, const char *cmd, bool nowait)
+{
+	if (sysfs_streq(cmd, "release")) {
+		WRITE_ONCE(kd->held, false);
+		wake_up_interruptible(&kd->holdq);
+		return 0;
+	}
+	if (sysfs_streq(cmd, "hold"))
+		return nowait ? -EAGAIN : kit_hold(kd);
+	if (sysfs_streq(cmd, "recreate"))
+		return nowait ? -EAGAIN : kit_recreate_value(kd);
+	return -EINVAL;
+}
+
 static int __init kit_debugfs_init(void)
 {
 	struct kit_debugfs *kd = &kit_debugfs;
@@ -298,6 +372,8 @@ static int __init kit_debugfs_init(void)
 	int ret;
 
 	mutex_init(&kd->lock);
+	mutex_init(&kd->files_lock);
+	init_waitqueue_head(&kd->holdq);
 	kit_reset(kd);
 
 	/*
@@ -309,8 +385,7 @@ static int __init kit_debugfs_init(void)
 	if (IS_ERR(kd->dir))
 		return PTR_ERR(kd->dir);
 	for (i = 0; i < ARRAY_SIZE(kit_files); i++) {
-		file = debugfs_create_file(kit_files[i].name, kit_files[i].mode,
-					   kd->dir, kd, kit_files[i].fops);
+		file = kit_create_file(kd, &kit_files[i]);
 		if (IS_ERR(file)) {
 			ret = PTR_ERR(file);
 			goto err_remove;

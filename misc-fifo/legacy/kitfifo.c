@@ -3,7 +3,7 @@
  * kitfifo - a misc device holding a bounded queue of events
  *
  * What this template teaches:
- * - a misc device (/dev/kitfifo) with a dynamic minor and a 0666 node;
+ * - a misc device (/dev/kitfifo) with a dynamic minor; its node is 0600;
  * - a record queue built on kfifo: each write enqueues one whole event,
  *   each read returns one whole event, and a short buffer or a bad user
  *   pointer fails cleanly without losing or half-queueing anything;
@@ -68,7 +68,13 @@ static struct kitfifo kitfifo_dev = {
 		.minor	= MISC_DYNAMIC_MINOR,
 		.name	= "kitfifo",
 		.fops	= &kitfifo_fops,
-		.mode	= 0666,
+		/*
+		 * No .mode: the node is 0600, root's alone, as the kernel
+		 * makes device nodes.  Who else may use it is policy, for
+		 * udev, not the driver: a rule such as
+		 *   KERNEL=="kitfifo", GROUP="kit", MODE="0660"
+		 * in /etc/udev/rules.d/ opens it to a group.
+		 */
 	},
 };
 
@@ -197,11 +203,16 @@ static __poll_t kitfifo_poll(struct file *file, poll_table *wait)
 	if (!kfifo_is_empty(&kf->fifo))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	/*
-	 * poll can't know the size of the caller's next event, so report room
-	 * only when the largest allowed one fits: then a write after EPOLLOUT
-	 * never blocks (unless another writer takes the room first).
+	 * poll can't know the size of the caller's next event.  EPOLLOUT says
+	 * that an event fits, if only a 1-byte one, as a pipe says so when
+	 * there is room: a writer whose event would go in is never left
+	 * waiting on poll (nor is io_uring, which retries through poll).
+	 * What a poller can rely on: without EPOLLOUT no write goes in; with
+	 * it a bigger event may still get EAGAIN (or block).  Each read wakes
+	 * the pollers, so such a writer waits with EPOLLET, or writes without
+	 * O_NONBLOCK and sleeps until its event fits.
 	 */
-	if (kfifo_avail(&kf->fifo) >= max_event)
+	if (kfifo_avail(&kf->fifo))
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	return mask;
 }

@@ -9,6 +9,7 @@
  *     message	a 256-byte text buffer, read and written at any offset;
  *     table	read-only, a seq_file of 320 lines (8640 bytes), produced a
  *		line at a time, however the reader splits its reads;
+ *     hold	write-only, a test hook (see hold_write());
  * - simple_copy_to_iter() (reads), simple_write_to_buffer() and
  *   kstrtou32_from_user() (writes), whose file position rules make
  *   partial reads and seeking work;
@@ -35,6 +36,7 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/wait.h>
 #include <linux/uio.h>
 
 #include "iterkit.h"		/* simple_copy_to_iter() */
@@ -51,6 +53,9 @@
  */
 #define KIT_VALUE_MAX_INPUT	32
 
+/* The longest the test hook holds the lock, if nobody writes "release". */
+#define KIT_HOLD_MAX		(20 * HZ)
+
 /*
  * One instance, shared by every open file.  The handlers never touch user
  * memory while holding the mutex (reads format into a local buffer and
@@ -63,6 +68,9 @@ struct kit_procfs {
 	u32			value;
 	char			message[KIT_MESSAGE_SIZE]; /* NUL past the end */
 	size_t			message_len;	/* where the furthest write ended */
+	/* for the test hook only */
+	bool			held;		/* "hold" has the lock */
+	wait_queue_head_t	holdq;		/* "hold" waits for "release" */
 };
 
 static struct kit_procfs kit_procfs;
@@ -195,6 +203,43 @@ static ssize_t message_write(struct file *file, const char __user *buf,
 }
 
 /*
+ * hold: a test hook, for tests/procfs-demo.c; a real driver has no use for
+ * it.  Writing "hold" takes the lock and keeps it until "release" is
+ * written (or a signal comes, or KIT_HOLD_MAX passes), so that a test sees
+ * what reads do while it is taken.
+ */
+static ssize_t hold_write(struct file *file, const char __user *buf,
+			  size_t count, loff_t *ppos)
+{
+	struct kit_procfs *kp = file->private_data;
+	char cmd[16];		/* "release\n" and a NUL, with room to spare */
+	long left;
+
+	if (count >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, buf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
+	if (sysfs_streq(cmd, "release")) {
+		WRITE_ONCE(kp->held, false);
+		wake_up_interruptible(&kp->holdq);
+		return count;
+	}
+	if (!sysfs_streq(cmd, "hold"))
+		return -EINVAL;
+	mutex_lock(&kp->lock);
+	WRITE_ONCE(kp->held, true);
+	left = wait_event_interruptible_timeout(kp->holdq,
+						!READ_ONCE(kp->held),
+						KIT_HOLD_MAX);
+	WRITE_ONCE(kp->held, false);
+	mutex_unlock(&kp->lock);
+	if (left < 0)
+		return -EINTR;
+	return left ? count : -ETIMEDOUT;
+}
+
+/*
  * table: the seq_file iterator.  The position is the row number; seq_file
  * calls start() again for each read (and after each page it fills), so a
  * read at any position produces the lines from there on.
@@ -259,6 +304,12 @@ static const struct proc_ops message_ops = {
 	.proc_lseek	= default_llseek,
 };
 
+static const struct proc_ops hold_ops = {
+	.proc_open	= kit_open,
+	.proc_write	= hold_write,
+	.proc_lseek	= default_llseek,
+};
+
 static const struct proc_ops table_ops = {
 	.proc_open	= table_open,
 	.proc_read_iter	= seq_read_iter,
@@ -274,6 +325,7 @@ static const struct kit_file {
 	{ "value",	0644, &value_ops },
 	{ "message",	0644, &message_ops },
 	{ "table",	0444, &table_ops },
+	{ "hold",	0200, &hold_ops },
 };
 
 static int __init kit_procfs_init(void)
@@ -282,6 +334,7 @@ static int __init kit_procfs_init(void)
 	unsigned int i;
 
 	mutex_init(&kp->lock);
+	init_waitqueue_head(&kp->holdq);
 	kp->value = KIT_DEFAULT_VALUE;
 	kp->message_len = strlen(KIT_DEFAULT_MESSAGE);
 	memcpy(kp->message, KIT_DEFAULT_MESSAGE, kp->message_len);
