@@ -289,11 +289,10 @@ static int uring_round(struct io_uring *ring, int fd, int write_op, long qd)
 
 /*
  * w->arg is the queue depth, negative for writes.  The events of a chunk
- * must all fit in the queue with room for one of max_event bytes to spare:
- * on a file without FMODE_NOWAIT (the legacy form), 6.12's io_uring polls
- * the file before it issues a write, and kitfifo says EPOLLOUT only when an
- * event of max_event bytes would fit; below that the write waits for room,
- * which in this workload nobody makes.
+ * must all fit in the queue, and the workload keeps a max_event's room to
+ * spare, so that no write ever waits for room (which in this workload
+ * nobody would make): on a file without FMODE_NOWAIT (the legacy form),
+ * 6.12's io_uring polls the file before it issues a write.
  */
 static int uring_rw(const struct workload *w, struct ctl *c)
 {
