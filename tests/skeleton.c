@@ -18,13 +18,15 @@
  * on the way.  Tests that unplug the device, reset it, unload the module or
  * change the bus speed leave it as they found it: plugged in, loaded, high
  * speed.  Tests that need a call to be blocked wait until /proc says the
- * thread sleeps in that system call.
+ * thread sleeps in that system call.  Waiting for data, or for room, is
+ * poll()'s job: no test sleeps for it.
  */
 #include "kit_test.h"
 
 #include <fcntl.h>
 #include <glob.h>
 #include <linux/usbdevice_fs.h>
+#include <poll.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -39,6 +41,7 @@
 #define MAX_TRANSFER	4096		/* the driver's largest write URB */
 #define WRITES_IN_FLIGHT 8		/* and how many it has in flight */
 #define GADGET_QLEN	32		/* buffers of a packet in the gadget */
+#define POLL_WAIT_S	5		/* a poll() that must wake gives up */
 #define MIB		(1024 * 1024)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -151,10 +154,19 @@ static void set_nonblock(int fd, int on)
 	KIT_ASSERT_OK(fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK));
 }
 
+/* poll() one file for events, for ms at most: its revents, 0 if none. */
+static short poll1(int fd, short events, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+
+	KIT_ASSERT_OK(poll(&pfd, 1, ms));
+	return pfd.revents;
+}
+
 /*
  * Read and throw away whatever arrives until nothing has for 100 ms.  A
  * non-blocking read that finds no data starts a read URB and says EAGAIN;
- * data that comes back later completes it.
+ * data that comes back later completes it, which poll() sees.
  */
 static void drain(int fd)
 {
@@ -171,8 +183,8 @@ static void drain(int fd)
 		}
 		if (r < 0 && errno != EAGAIN)
 			kit_failed(__FILE__, __LINE__, errno, "read while draining");
-		idle++;
-		sleep_ms(20);
+		if (!poll1(fd, POLLIN, 20))
+			idle++;
 	}
 	set_nonblock(fd, 0);
 }
@@ -189,14 +201,14 @@ static int skel_open(int flags)
 	return KIT_ASSERT_OK(open(n, O_RDWR | flags));
 }
 
-/* Nothing more comes back: two non-blocking reads 100 ms apart. */
+/* Nothing more comes back: not readable for 100 ms. */
 static void expect_nothing(int fd)
 {
 	char c;
 
 	set_nonblock(fd, 1);
 	KIT_ASSERT_ERRNO(read(fd, &c, 1), EAGAIN);
-	sleep_ms(100);
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, 100), 0);
 	KIT_ASSERT_ERRNO(read(fd, &c, 1), EAGAIN);
 	set_nonblock(fd, 0);
 }
@@ -360,16 +372,93 @@ static void start_reader(struct reader *r, int fd, size_t len)
 }
 
 /*
+ * A thread blocked in ppoll() (for POLL_WAIT_S at most): what it got.  It
+ * blocks all signals while it waits: a signal (the SIGCHLD of a system()
+ * in another thread) would end the wait, and the restarted ppoll() would
+ * find ready what no wake-up of the driver's ever said was.
+ */
+struct poller {
+	int fd;
+	short events, revents;
+	int ret, err;
+	double secs;		/* how long it waited */
+	pid_t tid;
+	pthread_t id;
+};
+
+static void *poller_fn(void *arg)
+{
+	struct poller *p = arg;
+	struct pollfd pfd = { .fd = p->fd, .events = p->events };
+	struct timespec ts = { .tv_sec = POLL_WAIT_S };
+	sigset_t all;
+
+	sigfillset(&all);
+	p->tid = gettid();
+	p->secs = now();
+	p->ret = ppoll(&pfd, 1, &ts, &all);
+	p->err = errno;
+	p->secs = now() - p->secs;
+	p->revents = pfd.revents;
+	return NULL;
+}
+
+static void start_poller(struct poller *p, int fd, short events)
+{
+	int err;
+
+	p->fd = fd;
+	p->events = events;
+	p->tid = 0;
+	err = pthread_create(&p->id, NULL, poller_fn, p);
+	if (err)
+		kit_fail("pthread_create: %s", strerror(err));
+	while (!__atomic_load_n(&p->tid, __ATOMIC_SEQ_CST))
+		sleep_ms(1);
+	wait_blocked(p->tid, SYS_ppoll);
+}
+
+/*
+ * The poller's revents; it fails the test if nothing woke it.  A poll()
+ * that times out looks once more before it returns, and may find ready
+ * what no wake-up announced: that too is a failure.
+ */
+static short join_poller(struct poller *p)
+{
+	pthread_join(p->id, NULL);
+	if (p->ret < 0)
+		kit_failed(__FILE__, __LINE__, p->err, "ppoll");
+	if (!p->ret || p->secs >= POLL_WAIT_S - 0.5)
+		kit_fail("poll for %#x: nothing woke it in %.1f s (revents %#x)",
+			 p->events, p->secs, p->revents);
+	return p->revents;
+}
+
+/*
+ * Leave the driver with no read URB in flight and nothing buffered: a read
+ * that takes exactly what one URB brought in starts no other.
+ */
+static void read_urb_idle(int fd)
+{
+	unsigned char out[100], in[100];
+
+	fill(out, sizeof(out), 42);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_EQ(read(fd, in, sizeof(in)), sizeof(in));
+	check(in, out, sizeof(in), "before the read URB is left idle");
+}
+
+/*
  * Fill the driver's writes in flight without reading: the gadget takes
  * GADGET_QLEN packets, then holds the bus, and the URBs behind stay in
- * flight until the semaphore is exhausted.  Done when a write still says
- * EAGAIN 200 ms after the last one did, so that nothing changes after.
- * Returns the bytes accepted, which are fill(..., seed) of that length.
+ * flight until the semaphore is exhausted.  Done when a write says EAGAIN
+ * and poll() sees no room come back for 200 ms, so that nothing changes
+ * after.  Returns the bytes accepted, which are fill(..., seed) of that
+ * length.
  */
 static size_t fill_up(int fd, unsigned char *out, size_t size, uint32_t seed)
 {
 	size_t done = 0;
-	int quiet = 0;
 	ssize_t r;
 
 	fill(out, size, seed);
@@ -378,15 +467,12 @@ static size_t fill_up(int fd, unsigned char *out, size_t size, uint32_t seed)
 		KIT_ASSERT(done + MAX_TRANSFER <= size);
 		r = write(fd, out + done, MAX_TRANSFER);
 		if (r < 0 && errno == EAGAIN) {
-			if (quiet)
+			if (!poll1(fd, POLLOUT, 200))
 				break;
-			quiet = 1;
-			sleep_ms(200);
 			continue;
 		}
 		KIT_ASSERT_EQ(r, MAX_TRANSFER);
 		done += r;
-		quiet = 0;
 	}
 	set_nonblock(fd, 0);
 	return done;
@@ -394,7 +480,8 @@ static size_t fill_up(int fd, unsigned char *out, size_t size, uint32_t seed)
 
 /* ---- the node ---- */
 
-KIT_TEST(node_is_0666)
+/* Root's alone: who else may use it is for a udev rule to say. */
+KIT_TEST(node_is_0600)
 {
 	struct stat st;
 	const char *n = wait_node();
@@ -402,7 +489,7 @@ KIT_TEST(node_is_0666)
 	KIT_ASSERT_OK(stat(n, &st));
 	KIT_ASSERT(S_ISCHR(st.st_mode));
 	KIT_ASSERT_EQ(major(st.st_rdev), USB_MAJOR);
-	KIT_ASSERT_EQ(st.st_mode & 07777, 0666);
+	KIT_ASSERT_EQ(st.st_mode & 07777, 0600);
 	KIT_ASSERT_EQ(packet, 512);	/* high speed, as set up */
 }
 
@@ -480,8 +567,6 @@ KIT_TEST(nonblock_read_eagain)
 {
 	unsigned char out[100], in[4096];
 	int fd = skel_open(O_NONBLOCK);
-	ssize_t r;
-	int i;
 
 	/* The first read starts the read URB, the second finds it busy. */
 	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);
@@ -489,13 +574,8 @@ KIT_TEST(nonblock_read_eagain)
 
 	fill(out, sizeof(out), 100);
 	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
-	for (i = 0; i < 500; i++) {
-		r = read(fd, in, sizeof(in));
-		if (r >= 0 || errno != EAGAIN)
-			break;
-		sleep_ms(10);
-	}
-	KIT_ASSERT_EQ(r, sizeof(out));
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	KIT_ASSERT_EQ(read(fd, in, sizeof(in)), sizeof(out));
 	check(in, out, sizeof(out), "non-blocking read");
 	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);
 	KIT_ASSERT_EQ(close(fd), 0);
@@ -527,8 +607,6 @@ KIT_TEST(rwf_nowait_read)
 	unsigned char out[100], in[4096];
 	struct iovec iov = { in, sizeof(in) };
 	int fd = skel_open(0);
-	ssize_t r;
-	int i;
 
 	if (!kit_form_converted()) {
 		KIT_ASSERT_ERRNO(preadv2(fd, &iov, 1, -1, RWF_NOWAIT),
@@ -539,13 +617,8 @@ KIT_TEST(rwf_nowait_read)
 	KIT_ASSERT_ERRNO(preadv2(fd, &iov, 1, -1, RWF_NOWAIT), EAGAIN);
 	fill(out, sizeof(out), 101);
 	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
-	for (i = 0; i < 500; i++) {
-		r = preadv2(fd, &iov, 1, -1, RWF_NOWAIT);
-		if (r >= 0 || errno != EAGAIN)
-			break;
-		sleep_ms(10);
-	}
-	KIT_ASSERT_EQ(r, sizeof(out));
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	KIT_ASSERT_EQ(preadv2(fd, &iov, 1, -1, RWF_NOWAIT), sizeof(out));
 	check(in, out, sizeof(out), "RWF_NOWAIT read");
 	KIT_ASSERT_EQ(close(fd), 0);
 }
@@ -576,6 +649,89 @@ KIT_TEST(rwf_nowait_write)
 	read_all(fd, in, MAX_TRANSFER, sizeof(in));
 	check(in, out, MAX_TRANSFER, "RWF_NOWAIT write");
 	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/* ---- poll ---- */
+
+/*
+ * A reader waiting in poll() wakes when data comes back (the read URB's
+ * completion wakes it), and the read after it does not wait.
+ */
+KIT_TEST(poll_in_wakes)
+{
+	unsigned char out[100], in[4096];
+	int fd = skel_open(O_NONBLOCK);
+	struct poller p;
+
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, 0), 0);
+	start_poller(&p, fd, POLLIN);
+	fill(out, sizeof(out), 110);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_EQ(join_poller(&p), POLLIN);
+	KIT_ASSERT_EQ(read(fd, in, sizeof(in)), sizeof(out));
+	check(in, out, sizeof(out), "read after poll");
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * poll() with no read URB in flight starts one, as a read would; without
+ * it nothing would ever arrive to wake the poller.
+ */
+KIT_TEST(poll_starts_read)
+{
+	unsigned char out[50], in[4096];
+	int fd = skel_open(0);
+
+	read_urb_idle(fd);
+	fill(out, sizeof(out), 111);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	KIT_ASSERT_EQ(read(fd, in, sizeof(in)), sizeof(out));
+	check(in, out, sizeof(out), "read after poll");
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * With the writes in flight used up, not writable; a writer waiting in
+ * poll() wakes when one ends (here: killed by the close of the file that
+ * wrote them, which reads nothing, so no read completion wakes it).
+ */
+KIT_TEST(poll_out_wakes)
+{
+	static unsigned char out[64 * MAX_TRANSFER];
+	int fd1 = skel_open(0);
+	int fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+	struct poller p;
+
+	KIT_ASSERT_EQ(poll1(fd1, POLLOUT, 0), POLLOUT);
+	fill_up(fd2, out, sizeof(out), 112);
+	KIT_ASSERT_EQ(poll1(fd1, POLLOUT, 0), 0);
+	start_poller(&p, fd1, POLLOUT);
+	KIT_ASSERT_ERRNO(close(fd2), EIO);
+	KIT_ASSERT_EQ(join_poller(&p), POLLOUT);
+	KIT_ASSERT_EQ(close(fd1), 0);
+	skel_open(0);	/* drains what the gadget held */
+}
+
+/*
+ * Unplugged: POLLERR | POLLHUP, even for a poller that asked for nothing
+ * and had no URB in flight to be ended (disconnect() wakes it).
+ */
+KIT_TEST(poll_hup_on_unplug)
+{
+	int fd = skel_open(0);
+	struct poller p;
+
+	read_urb_idle(fd);
+	start_poller(&p, fd, 0);
+	run("usb-loopback unplug");
+	KIT_ASSERT_EQ(join_poller(&p), POLLERR | POLLHUP);
+	KIT_ASSERT_EQ(poll1(fd, POLLIN | POLLOUT, 0), POLLERR | POLLHUP);
+	KIT_ASSERT_EQ(close(fd), 0);
+	run("usb-loopback replug");
+	echo_test(4096);
 }
 
 /* ---- writev and splice ---- */
@@ -701,6 +857,28 @@ KIT_TEST(two_openers)
 	KIT_ASSERT_EQ(r.ret, 100);
 	check(r.buf, out + 100, 100, "read across the other's close");
 	KIT_ASSERT_EQ(close(fd2), 0);
+}
+
+/*
+ * close() waits for the file's own writes, and reports their errors: one
+ * opener's close neither waits for nor kills another's writes (in
+ * usb-skeleton.c it does both, and takes their error).
+ */
+KIT_TEST(close_is_per_file)
+{
+	static unsigned char out[64 * MAX_TRANSFER], in[sizeof(out)];
+	int fd1 = skel_open(0);
+	int fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+	size_t done = fill_up(fd1, out, sizeof(out), 9);
+	double t = now();
+
+	KIT_ASSERT_EQ(close(fd2), 0);
+	kit_diag("the other file's close took %.2f s", now() - t);
+	KIT_ASSERT(now() - t < 0.5);
+	read_all(fd1, in, done, sizeof(in));
+	check(in, out, done, "writes across another file's close");
+	expect_nothing(fd1);
+	KIT_ASSERT_EQ(close(fd1), 0);
 }
 
 /* ---- the device goes away ---- */

@@ -5,21 +5,23 @@
  * What this template teaches, in the shape of the kernel's own
  * drivers/usb/usb-skeleton.c (start there, then read this):
  * - binding to an interface by id table, finding its endpoints, and getting
- *   a character device (/dev/skel0, readable and writable by everyone) from
- *   the USB core's class driver;
+ *   a character device (/dev/skel0, root's alone: see skel_class) from the
+ *   USB core's class driver;
  * - the lifetime of a device that can vanish at any moment: a kref shared by
  *   the binding and the open files, an io_mutex that orders I/O against
  *   disconnect(), and open files that keep working, with -ENODEV, after it;
  * - reads through one bulk-in URB with a buffer in between, blocking or not;
  * - writes through a URB each, limited by a semaphore of writes in flight,
  *   with an error from a completed URB reported on the next call;
+ * - poll(), woken by the URB completions;
  * - URBs drawn down for suspend, reset and disconnect.
  *
  * Where this driver departs from usb-skeleton.c a comment says so, and why:
  * a reader no longer blocks writers and disconnect while it waits; a read
  * URB is never shorter than a packet; a failed copy to the user loses no
- * data; one opener's close no longer kills another's read; write buffers are
- * plain kmalloc() memory freed with their URB.
+ * data; one opener's close no longer kills another's read, nor its writes
+ * (they are per open file); write buffers are plain kmalloc() memory freed
+ * with their URB; there is a poll().
  *
  * To try it without hardware, tests/guest/usb-loopback sets up dummy_hcd
  * and the Loopback gadget, which echoes whatever is written.
@@ -31,9 +33,11 @@
 #include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/semaphore.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -43,7 +47,7 @@
 #include <linux/usb.h>
 #include <linux/wait.h>
 
-#include "compat.h"		/* KIT_DEFINE_DEVNODE_MODE, copy_splice_read */
+#include "compat.h"		/* copy_splice_read */
 
 /* Define these values to match your device. */
 #define USB_SKEL_VENDOR_ID	0xfff0
@@ -85,11 +89,13 @@ MODULE_DEVICE_TABLE(usb, skel_table);
  * - io_mutex: held around each URB submission and around setting
  *   ->disconnected, so that no URB is submitted after disconnect() killed
  *   them all (read and write also peek at the flag without it, to fail
- *   early).  Also held from pre_reset() to post_reset().  Nobody waits for
- *   the device holding it, unlike in usb-skeleton.c, whose reader waits for
- *   data under io_mutex: there a writer (whose data may be what the reader
- *   waits for) and disconnect() wait for the reader.
- * - err_lock: a spinlock, for what the completion handlers write.
+ *   early), and around the list of open files, whose writes suspend, reset
+ *   and disconnect() stop.  Also held from pre_reset() to post_reset().
+ *   Nobody waits for data holding it, unlike in usb-skeleton.c, whose
+ *   reader waits under io_mutex: there a writer (whose data may be what the
+ *   reader waits for) and disconnect() wait for the reader.
+ * - err_lock: a spinlock, for what the completion handlers write (the
+ *   device's errors and ongoing_read, and each file's errors).
  */
 struct usb_skel {
 	struct usb_device	*udev;		/* the device, held until freed */
@@ -98,7 +104,8 @@ struct usb_skel {
 	struct mutex		io_mutex;	/* URB submission vs disconnect */
 	bool			disconnected;	/* disconnect() was called */
 	spinlock_t		err_lock;	/* errors, ongoing_read, filled */
-	int			errors;		/* status of the last failed URB */
+	int			errors;		/* a failed read URB, or a reset */
+	struct list_head	files;		/* the open files' skel_file */
 
 	/* Reading: one URB, one buffer of a packet's size. */
 	struct mutex		read_mutex;	/* one reader at a time */
@@ -113,11 +120,26 @@ struct usb_skel {
 
 	/* Writing: a URB per write, SKEL_WRITES_IN_FLIGHT at most. */
 	struct semaphore	limit_sem;	/* counts the writes in flight */
-	struct usb_anchor	submitted;	/* the write URBs in flight */
+	wait_queue_head_t	bulk_out_wait;	/* poll() waits for room here */
 	u8			bulk_out_ep;	/* the bulk-out endpoint's number */
 };
 
 #define to_skel_dev(d) container_of(d, struct usb_skel, kref)
+
+/*
+ * An open file.  Its writes are its own: close() waits for them and reports
+ * their errors, and nobody else's.  usb-skeleton.c keeps the anchor and the
+ * error in the device, so any opener's close kills every opener's writes
+ * and takes their error.  What dup() and fork() share is one open file,
+ * with its writes: closing any copy, a forked child's exit included, waits
+ * for them (and kills them after SKEL_DRAIN_TIMEOUT_MS).
+ */
+struct skel_file {
+	struct usb_skel		*dev;		/* holds a kref */
+	struct list_head	node;		/* in dev->files, under io_mutex */
+	struct usb_anchor	submitted;	/* its write URBs in flight */
+	int			errors;		/* its last failed write URB */
+};
 
 static struct usb_driver skel_driver;
 
@@ -143,16 +165,17 @@ static int skel_lock(struct mutex *lock, bool nonblock)
 }
 
 /*
- * Report the error of a failed URB once, then forget it.  A stall (or, after
- * a reset, its stand-in) is worth telling apart as -EPIPE; the rest is -EIO.
+ * Report the error of a failed URB once, then forget it: the device's
+ * (dev->errors) or a file's.  A stall (or, after a reset, its stand-in) is
+ * worth telling apart as -EPIPE; the rest is -EIO.
  */
-static int skel_take_error(struct usb_skel *dev)
+static int skel_take_error(struct usb_skel *dev, int *errors)
 {
 	int err;
 
 	spin_lock_irq(&dev->err_lock);
-	err = dev->errors;
-	dev->errors = 0;
+	err = *errors;
+	*errors = 0;
 	spin_unlock_irq(&dev->err_lock);
 	if (!err)
 		return 0;
@@ -170,23 +193,27 @@ static bool skel_status_expected(int status)
  * Give writes in flight time to reach the device, then kill those that
  * don't; each killed write leaves an error, since its data is lost.
  */
-static void skel_drain_writes(struct usb_skel *dev)
+static void skel_drain_writes(struct usb_anchor *submitted)
 {
-	if (!usb_wait_anchor_empty_timeout(&dev->submitted,
-					   SKEL_DRAIN_TIMEOUT_MS))
-		usb_kill_anchored_urbs(&dev->submitted);
+	if (!usb_wait_anchor_empty_timeout(submitted, SKEL_DRAIN_TIMEOUT_MS))
+		usb_kill_anchored_urbs(submitted);
 }
 
-/* Stop all I/O: for suspend and reset. */
+/* Stop all I/O, every file's: for suspend and reset. */
 static void skel_draw_down(struct usb_skel *dev)
 {
-	skel_drain_writes(dev);
+	struct skel_file *sf;
+
+	lockdep_assert_held(&dev->io_mutex);	/* for the list of files */
+	list_for_each_entry(sf, &dev->files, node)
+		skel_drain_writes(&sf->submitted);
 	usb_kill_urb(dev->bulk_in_urb);
 }
 
 static int skel_open(struct inode *inode, struct file *file)
 {
 	struct usb_interface *interface;
+	struct skel_file *sf;
 	struct usb_skel *dev;
 	int retval;
 
@@ -198,22 +225,43 @@ static int skel_open(struct inode *inode, struct file *file)
 	if (!dev)
 		return -ENODEV;
 
+	sf = kzalloc(sizeof(*sf), GFP_KERNEL);
+	if (!sf)
+		return -ENOMEM;
+	init_usb_anchor(&sf->submitted);
+
 	/* Wake the device up, and keep it awake while the file is open. */
 	retval = usb_autopm_get_interface(interface);
 	if (retval)
-		return retval;
+		goto error_free;
 
 	kref_get(&dev->kref);
-	file->private_data = dev;
+	sf->dev = dev;
+	mutex_lock(&dev->io_mutex);
+	list_add(&sf->node, &dev->files);
+	mutex_unlock(&dev->io_mutex);
+	file->private_data = sf;
 	/* Let preadv2(RWF_NOWAIT) and io_uring reach us with IOCB_NOWAIT. */
 	file->f_mode |= FMODE_NOWAIT;
 	/* A pipe to the device: no file position, no pread/pwrite, no lseek. */
 	return stream_open(inode, file);
+
+error_free:
+	kfree(sf);
+	return retval;
 }
 
 static int skel_release(struct inode *inode, struct file *file)
 {
-	struct usb_skel *dev = file->private_data;
+	struct skel_file *sf = file->private_data;
+	struct usb_skel *dev = sf->dev;
+
+	mutex_lock(&dev->io_mutex);
+	list_del(&sf->node);
+	mutex_unlock(&dev->io_mutex);
+	/* flush() waited for them, unless io_uring wrote after the close(). */
+	usb_kill_anchored_urbs(&sf->submitted);
+	kfree(sf);
 
 	usb_autopm_put_interface(dev->interface);
 	kref_put(&dev->kref, skel_delete);
@@ -221,17 +269,18 @@ static int skel_release(struct inode *inode, struct file *file)
 }
 
 /*
- * Called at each close(): wait for the writes in flight, and report any
- * error they met.  usb-skeleton.c also kills the read URB here, which ends
- * the read another process (sharing the device) is blocked in with -EIO;
- * this driver leaves it running, and what it reads stays in the buffer.
+ * Called at each close(): wait for this file's writes in flight, and report
+ * any error they met.  usb-skeleton.c also kills the read URB here, which
+ * ends the read another process (sharing the device) is blocked in with
+ * -EIO; this driver leaves it running, and what it reads stays in the
+ * buffer.
  */
 static int skel_flush(struct file *file, fl_owner_t id)
 {
-	struct usb_skel *dev = file->private_data;
+	struct skel_file *sf = file->private_data;
 
-	skel_drain_writes(dev);
-	return skel_take_error(dev);
+	skel_drain_writes(&sf->submitted);
+	return skel_take_error(sf->dev, &sf->errors);
 }
 
 static void skel_read_bulk_callback(struct urb *urb)
@@ -332,7 +381,7 @@ static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock)
 		if (dev->bulk_in_copied < dev->bulk_in_filled)
 			return dev->bulk_in_filled - dev->bulk_in_copied;
 
-		rv = skel_take_error(dev);
+		rv = skel_take_error(dev, &dev->errors);
 		if (rv)
 			return rv;
 		rv = skel_start_read(dev, nonblock);
@@ -349,7 +398,8 @@ static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock)
 static ssize_t skel_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct file *file = iocb->ki_filp;
-	struct usb_skel *dev = file->private_data;
+	struct skel_file *sf = file->private_data;
+	struct usb_skel *dev = sf->dev;
 	bool nonblock = (file->f_flags & O_NONBLOCK) ||
 			(iocb->ki_flags & IOCB_NOWAIT);
 	size_t count = iov_iter_count(to);
@@ -390,6 +440,8 @@ static ssize_t skel_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		skel_start_read(dev, nonblock);
 out:
 	mutex_unlock(&dev->read_mutex);
+	/* A poll() that found read_mutex taken looks again (skel_poll()). */
+	wake_up_interruptible(&dev->bulk_in_wait);
 	return rv;
 }
 
@@ -401,7 +453,8 @@ out:
  */
 static void skel_write_bulk_callback(struct urb *urb)
 {
-	struct usb_skel *dev = urb->context;
+	struct skel_file *sf = urb->context;
+	struct usb_skel *dev = sf->dev;
 	int status = urb->status;
 	unsigned long flags;
 
@@ -410,10 +463,11 @@ static void skel_write_bulk_callback(struct urb *urb)
 			dev_err_ratelimited(&dev->interface->dev,
 					    "write bulk status %d\n", status);
 		spin_lock_irqsave(&dev->err_lock, flags);
-		dev->errors = status;
+		sf->errors = status;
 		spin_unlock_irqrestore(&dev->err_lock, flags);
 	}
 	up(&dev->limit_sem);
+	wake_up_interruptible(&dev->bulk_out_wait);
 }
 
 /*
@@ -424,7 +478,8 @@ static void skel_write_bulk_callback(struct urb *urb)
 static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct file *file = iocb->ki_filp;
-	struct usb_skel *dev = file->private_data;
+	struct skel_file *sf = file->private_data;
+	struct usb_skel *dev = sf->dev;
 	bool nonblock = (file->f_flags & O_NONBLOCK) ||
 			(iocb->ki_flags & IOCB_NOWAIT);
 	size_t count = iov_iter_count(from);
@@ -446,7 +501,10 @@ static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		return -ERESTARTSYS;
 	}
 
-	rv = skel_take_error(dev);
+	/* This file's failed write first, then the device's error. */
+	rv = skel_take_error(dev, &sf->errors);
+	if (!rv)
+		rv = skel_take_error(dev, &dev->errors);
 	if (rv)
 		goto error_up;
 
@@ -462,7 +520,7 @@ static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	}
 	usb_fill_bulk_urb(urb, dev->udev,
 			  usb_sndbulkpipe(dev->udev, dev->bulk_out_ep),
-			  buf, writesize, skel_write_bulk_callback, dev);
+			  buf, writesize, skel_write_bulk_callback, sf);
 	urb->transfer_flags |= URB_FREE_BUFFER;
 
 	if (!copy_from_iter_full(buf, writesize, from)) {
@@ -478,7 +536,7 @@ static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		rv = -ENODEV;
 		goto error_unlock;
 	}
-	usb_anchor_urb(urb, &dev->submitted);
+	usb_anchor_urb(urb, &sf->submitted);
 	rv = usb_submit_urb(urb, GFP_KERNEL);
 	if (rv) {
 		usb_unanchor_urb(urb);
@@ -502,26 +560,78 @@ error_up:
 	return rv;
 }
 
+/*
+ * Readable when the read URB is idle with data in its buffer or an error to
+ * report: a read then won't wait.  A poller who wants to read and finds the
+ * URB idle and empty starts it, as a read would; otherwise nothing would
+ * ever come to wake it.  The read state is read_mutex's: if a reader holds
+ * it, poll() looks again when the reader is done.  Writable while there is
+ * room for a write in flight.  Gone: EPOLLERR | EPOLLHUP.
+ */
+static __poll_t skel_poll_in(struct usb_skel *dev)
+{
+	bool ongoing;
+	int err;
+
+	spin_lock_irq(&dev->err_lock);
+	ongoing = dev->ongoing_read;
+	err = dev->errors;
+	spin_unlock_irq(&dev->err_lock);
+	if (ongoing)
+		return 0;
+	if (dev->bulk_in_copied < dev->bulk_in_filled || err)
+		return EPOLLIN | EPOLLRDNORM;
+	/* Its completion wakes us; if it can't start, a read says why. */
+	if (skel_start_read(dev, false))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+static __poll_t skel_poll(struct file *file, poll_table *wait)
+{
+	struct skel_file *sf = file->private_data;
+	struct usb_skel *dev = sf->dev;
+	__poll_t mask = 0;
+
+	poll_wait(file, &dev->bulk_in_wait, wait);
+	poll_wait(file, &dev->bulk_out_wait, wait);
+	if (READ_ONCE(dev->disconnected))
+		return EPOLLERR | EPOLLHUP;
+
+	if ((poll_requested_events(wait) & (EPOLLIN | EPOLLRDNORM)) &&
+	    mutex_trylock(&dev->read_mutex)) {
+		mask |= skel_poll_in(dev);
+		mutex_unlock(&dev->read_mutex);
+	}
+	/* Room for a write: a slot of limit_sem, taken and given back. */
+	if (!down_trylock(&dev->limit_sem)) {
+		up(&dev->limit_sem);
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	}
+	return mask;
+}
+
 static const struct file_operations skel_fops = {
 	.owner		= THIS_MODULE,	/* no rmmod while a file is open */
 	.open		= skel_open,
 	.release	= skel_release,
 	.flush		= skel_flush,
+	.poll		= skel_poll,
 	.read_iter	= skel_read_iter,
 	.write_iter	= skel_write_iter,
 	.splice_read	= copy_splice_read,
 };
 
-/* Every user may read and write the node (the default is 0600). */
-KIT_DEFINE_DEVNODE_MODE(skel, 0666);	/* skel_devnode() */
-
 /*
  * The USB core gives us a minor and a node, /dev/skel0, skel1, ..., whose
- * opens it routes to skel_fops.
+ * opens it routes to skel_fops.  With no .devnode to set its mode, the node
+ * is 0600, root's alone: who else may use a device is the system's policy,
+ * not the driver's, and a udev rule says it, e.g.
+ *
+ *	SUBSYSTEM=="usbmisc", KERNEL=="skel[0-9]*", GROUP="plugdev", MODE="0660"
  */
 static struct usb_class_driver skel_class = {
 	.name		= "skel%d",
-	.devnode	= skel_devnode,
 	.fops		= &skel_fops,
 	.minor_base	= USB_SKEL_MINOR_BASE,
 };
@@ -540,9 +650,10 @@ static int skel_probe(struct usb_interface *interface,
 	mutex_init(&dev->io_mutex);
 	mutex_init(&dev->read_mutex);
 	spin_lock_init(&dev->err_lock);
+	INIT_LIST_HEAD(&dev->files);
 	init_waitqueue_head(&dev->bulk_in_wait);
 	sema_init(&dev->limit_sem, SKEL_WRITES_IN_FLIGHT);
-	init_usb_anchor(&dev->submitted);
+	init_waitqueue_head(&dev->bulk_out_wait);
 	dev->udev = usb_get_dev(interface_to_usbdev(interface));
 	dev->interface = usb_get_intf(interface);
 
@@ -598,19 +709,22 @@ error:
 static void skel_disconnect(struct usb_interface *interface)
 {
 	struct usb_skel *dev = usb_get_intfdata(interface);
+	struct skel_file *sf;
 
 	/* No new opens: they find no dev, and then no minor. */
 	usb_set_intfdata(interface, NULL);
 	usb_deregister_dev(interface, &skel_class);
 
-	/* No new I/O. */
+	/* No new I/O; end the I/O in flight, which wakes reader and writers. */
 	mutex_lock(&dev->io_mutex);
 	dev->disconnected = true;
+	list_for_each_entry(sf, &dev->files, node)
+		usb_kill_anchored_urbs(&sf->submitted);
 	mutex_unlock(&dev->io_mutex);
-
-	/* End the I/O in flight; this wakes any waiting reader and writer. */
 	usb_kill_urb(dev->bulk_in_urb);
-	usb_kill_anchored_urbs(&dev->submitted);
+	/* And pollers, who may be waiting for no URB at all. */
+	wake_up_interruptible(&dev->bulk_in_wait);
+	wake_up_interruptible(&dev->bulk_out_wait);
 
 	kref_put(&dev->kref, skel_delete);
 	dev_info(&interface->dev, "USB skeleton device now disconnected\n");
@@ -625,8 +739,11 @@ static int skel_suspend(struct usb_interface *intf, pm_message_t message)
 {
 	struct usb_skel *dev = usb_get_intfdata(intf);
 
-	if (dev)
+	if (dev) {
+		mutex_lock(&dev->io_mutex);
 		skel_draw_down(dev);
+		mutex_unlock(&dev->io_mutex);
+	}
 	return 0;
 }
 
