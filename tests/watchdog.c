@@ -4,7 +4,8 @@
  *
  * Run by kit-run as `watchdog --form legacy|converted`, with the module
  * just loaded with its default parameters (timeout=30, nowayout=0,
- * action=log).  Each test leaves the watchdog stopped (a magic close);
+ * action=log).  Each test leaves the watchdog stopped (a magic close, or
+ * the expiry): a running watchdog holds the module, so rmmod would fail;
  * the tests that need other parameters reload the module, and load it back
  * with its defaults whatever happens, so that kit-run's rmmod works.
  * The module comes from /kit/watchdog/FORM/kitwdt.ko, or $KITWDT_KO.
@@ -29,6 +30,7 @@
 #include <sys/uio.h>
 #include <time.h>
 
+#include <linux/userfaultfd.h>
 #include <linux/watchdog.h>
 #include <liburing.h>
 
@@ -173,16 +175,22 @@ static int mod_load(const char *params)
 	return ret;
 }
 
+/* Unload, waiting up to ms for a running watchdog to fire and let go. */
+static int mod_unload_wait(long long ms)
+{
+	long long end = now_ms() + ms;
+	int ret;
+
+	while ((ret = mod_unload()) && errno == EWOULDBLOCK && now_ms() < end)
+		sleep_ms(100);
+	return ret;
+}
+
 /* Load the module back with its defaults, as kit-run loaded it. */
 static void mod_restore(void)
 {
-	long long end = now_ms() + 40000;
-	int ret;
-
-	/* A nowayout watchdog left running holds the module until it fires. */
-	while ((ret = mod_unload()) && errno == EWOULDBLOCK && now_ms() < end)
-		sleep_ms(100);
-	if (ret && errno != ENOENT)
+	/* A watchdog left running holds the module until it fires. */
+	if (mod_unload_wait(40000) && errno != ENOENT)
 		kit_fail("cannot unload the module: %s", strerror(errno));
 	KIT_ASSERT_OK(mod_load(""));
 }
@@ -372,6 +380,66 @@ KIT_TEST(getstatus_flags)
 	KIT_ASSERT_EQ(write(fd, "x", 1), 1);
 	KIT_ASSERT(!wdt_armed(fd));
 	wdt_magic_close(fd);
+}
+
+/*
+ * A ping that comes while WDIOC_GETSTATUS copies its answer out is for the
+ * next WDIOC_GETSTATUS to report.  To make that moment last, the answer
+ * goes to a page that userfaultfd holds back until we have pinged.
+ */
+static int status_fd, status_ret;
+static int *status_at;
+
+static void *getstatus_thread(void *arg)
+{
+	(void)arg;
+	status_ret = ioctl(status_fd, WDIOC_GETSTATUS, status_at);
+	return NULL;
+}
+
+KIT_TEST(getstatus_ping_during_copy)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_copy copy = { 0 };
+	long page = sysconf(_SC_PAGESIZE);
+	struct uffd_msg msg;
+	char *area, *src;
+	pthread_t thread;
+	int uffd;
+
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (uffd < 0)
+		KIT_SKIP("userfaultfd: %s", strerror(errno));
+	KIT_ASSERT_OK(ioctl(uffd, UFFDIO_API, &api));
+	area = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KIT_ASSERT(area != MAP_FAILED);
+	src = area + page;
+	memset(src, 0, page);
+	reg.range = (struct uffdio_range){ (unsigned long)area, page };
+	KIT_ASSERT_OK(ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	status_fd = wdt_open();
+	status_at = (int *)area;
+	wdt_get(status_fd, WDIOC_GETSTATUS);	/* forget the open */
+	KIT_ASSERT_EQ(pthread_create(&thread, NULL, getstatus_thread, NULL),
+		      0);
+	/* The thread's copy-out faults, and waits for us: ping meanwhile. */
+	KIT_ASSERT_EQ(read(uffd, &msg, sizeof(msg)), sizeof(msg));
+	KIT_ASSERT_EQ(msg.event, UFFD_EVENT_PAGEFAULT);
+	KIT_ASSERT_OK(ioctl(status_fd, WDIOC_KEEPALIVE, 0));
+	copy.dst = (unsigned long)area;
+	copy.src = (unsigned long)src;
+	copy.len = page;
+	KIT_ASSERT_OK(ioctl(uffd, UFFDIO_COPY, &copy));
+	KIT_ASSERT_EQ(pthread_join(thread, NULL), 0);
+	KIT_ASSERT_EQ(status_ret, 0);
+	/* Its answer came from before the ping; the next one tells of it. */
+	KIT_ASSERT_EQ(*status_at & WDIOF_KEEPALIVEPING, 0);
+	KIT_ASSERT_EQ(wdt_get(status_fd, WDIOC_GETSTATUS) & WDIOF_KEEPALIVEPING,
+		      WDIOF_KEEPALIVEPING);
+	wdt_magic_close(status_fd);
 }
 
 /* ---- opening, closing, magic close */
@@ -618,6 +686,79 @@ KIT_TEST(long_write)
 }
 
 /*
+ * A writer killed in a long write goes at once, and the write changes
+ * nothing.  The child tells us (through a pipe) just before its writev;
+ * the kill follows 300 ms later.  Nothing must be armed or pinged after
+ * a killed write, but a write that ended before the kill did both; so did
+ * the iovecs that the legacy .write finished, one call each, before it.
+ */
+static void killed_write(const struct iovec *iov, int iovcnt, int must_kill)
+{
+	long long t0;
+	int fd = wdt_open(), pfd[2], status;
+	pid_t pid, gone;
+	char c = 0;
+
+	KIT_ASSERT_OK(pipe(pfd));
+	wdt_get(fd, WDIOC_GETSTATUS);			/* forget the open */
+	pid = KIT_ASSERT_OK(fork());
+	if (pid == 0) {
+		if (write(pfd[1], &c, 1) == 1)
+			writev(fd, iov, iovcnt);
+		_exit(0);
+	}
+	KIT_ASSERT_EQ(read(pfd[0], &c, 1), 1);
+	sleep_ms(300);
+	KIT_ASSERT_OK(kill(pid, SIGKILL));
+	t0 = now_ms();
+	while (!(gone = waitpid(pid, &status, WNOHANG)) && now_ms() - t0 < 3000)
+		sleep_ms(20);
+	if (!gone)
+		kit_fail("the writer still runs 3 s after SIGKILL");
+	KIT_ASSERT_EQ(gone, pid);
+	kit_diag("gone %lld ms after SIGKILL", now_ms() - t0);
+	if (must_kill)
+		KIT_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	if (WIFSIGNALED(status) && (iovcnt == 1 || kit_form_converted()))
+		KIT_ASSERT_EQ(wdt_get(fd, WDIOC_GETSTATUS) & ~WDIOF_CARDRESET,
+			      0);
+	wdt_magic_close(fd);
+}
+
+/* 64 MiB of 'V': the scan may finish before the kill, but not long after. */
+KIT_TEST(killed_long_write)
+{
+	size_t n = 64 << 20;
+	char *buf = malloc(n);
+	struct iovec iov;
+
+	KIT_ASSERT(buf);
+	memset(buf, 'V', n);
+	iov = (struct iovec){ buf, n };
+	killed_write(&iov, 1, 0);
+	free(buf);
+}
+
+/*
+ * Nearly 2 GiB (the most one call takes; 32 iovecs on one 64 MiB buffer):
+ * the scan is still going at the kill, and must stop for it.
+ */
+KIT_TEST(killed_huge_writev)
+{
+	size_t n = 64 << 20;
+	char *buf = malloc(n);
+	struct iovec iov[32];
+	unsigned int i;
+
+	KIT_ASSERT(buf);
+	memset(buf, 'V', n);
+	for (i = 0; i < ARRAY_SIZE(iov); i++)
+		iov[i] = (struct iovec){ buf, n };
+	killed_write(iov, ARRAY_SIZE(iov), 1);
+	free(buf);
+}
+
+/*
  * The legacy .write runs once per iovec, and the last one decides; the
  * converted .write_iter sees the whole writev at once.
  */
@@ -775,6 +916,9 @@ KIT_TEST(bad_pointers)
  *
  * For 2.5 s out of every 3.5 nobody pings or starts it, so that the
  * watchdog expires (and the pretimeout comes) while the others go on.
+ * Every call must give an answer that some order of the calls explains:
+ * timeouts are 1 or 2 s here, and nothing but a pretimeout of 1 s (which
+ * a timeout of 1 s refuses) may fail.
  */
 
 static int stress_fd;
@@ -802,12 +946,13 @@ static void *stress_thread(void *arg)
 		case 0:
 			if (stress_quiet(t))
 				break;
-			ioctl(stress_fd, WDIOC_KEEPALIVE, 0);
+			KIT_ASSERT_OK(ioctl(stress_fd, WDIOC_KEEPALIVE, 0));
 			break;
 		case 1:
 			if (stress_quiet(t))
 				break;
-			ioctl(stress_fd, WDIOC_SETTIMEOUT, &val);
+			KIT_ASSERT_OK(ioctl(stress_fd, WDIOC_SETTIMEOUT, &val));
+			KIT_ASSERT(val == 1 || val == 2);
 			break;
 		case 2:
 			if (stress_quiet(t))
@@ -817,32 +962,40 @@ static void *stress_thread(void *arg)
 			break;
 		case 3:
 			val--;
-			ioctl(stress_fd, WDIOC_SETPRETIMEOUT, &val);
+			if (ioctl(stress_fd, WDIOC_SETPRETIMEOUT, &val))
+				KIT_ASSERT(val == 1 && errno == EINVAL);
 			break;
 		case 4:
 			if (stress_quiet(t))
 				break;
 			val = WDIOS_DISABLECARD;
-			ioctl(stress_fd, WDIOC_SETOPTIONS, &val);
+			KIT_ASSERT_OK(ioctl(stress_fd, WDIOC_SETOPTIONS, &val));
 			break;
 		case 5:
 			if (stress_quiet(t))
 				break;
 			val = WDIOS_ENABLECARD;
-			ioctl(stress_fd, WDIOC_SETOPTIONS, &val);
+			KIT_ASSERT_OK(ioctl(stress_fd, WDIOC_SETOPTIONS, &val));
 			break;
 		case 6:
 			if (read(stress_fd, &val, sizeof(val)) != sizeof(val))
 				kit_fail("read: %s", strerror(errno));
+			KIT_ASSERT(val >= 0 && val <= 2);
 			break;
 		case 7:
-			ioctl(stress_fd, WDIOC_GETTIMELEFT, &val);
+			KIT_ASSERT_OK(ioctl(stress_fd, WDIOC_GETTIMELEFT,
+					    &val));
+			KIT_ASSERT(val >= 0 && val <= 2);
 			break;
 		case 8:
-			ioctl(stress_fd, WDIOC_GETSTATUS, &val);
+			KIT_ASSERT_OK(ioctl(stress_fd, WDIOC_GETSTATUS, &val));
+			KIT_ASSERT_EQ(val & ~(WDIOF_CARDRESET |
+					      WDIOF_MAGICCLOSE |
+					      WDIOF_KEEPALIVEPING), 0);
 			break;
 		case 9:
-			poll(&pfd, 1, r & 1);
+			KIT_ASSERT_OK(poll(&pfd, 1, r & 1));
+			KIT_ASSERT_EQ(pfd.revents & ~POLLPRI, 0);
 			break;
 		case 10:
 			if (open(DEV, O_RDWR) >= 0)
@@ -938,6 +1091,35 @@ KIT_TEST(rmmod_refused_while_open)
 
 	KIT_ASSERT_ERRNO(mod_unload(), EWOULDBLOCK);
 	wdt_magic_close(fd);
+}
+
+/*
+ * Without nowayout too, only a magic close or the expiry stops the
+ * watchdog: an unexpected close pings it (a full timeout for a daemon to
+ * come back), and while it runs it holds the module, so rmmod fails.
+ */
+static void unexpected_close_checks(void)
+{
+	int fd = wdt_open();
+
+	sleep_ms(1200);
+	KIT_ASSERT_OK(close(fd));
+	fd = wdt_open();
+	KIT_ASSERT_EQ(wdt_get(fd, WDIOC_GETTIMELEFT), 2);	/* pinged */
+	KIT_ASSERT_OK(close(fd));
+	KIT_ASSERT_ERRNO(mod_unload(), EWOULDBLOCK);
+	/* Running still: it expires, and then lets the module go. */
+	KIT_ASSERT(wait_expiries(1, 5000));
+	KIT_ASSERT_OK(mod_unload_wait(2000));
+	/* After a magic close, nothing holds it. */
+	KIT_ASSERT_OK(mod_load("timeout=2"));
+	wdt_magic_close(wdt_open());
+	KIT_ASSERT_OK(mod_unload());
+}
+
+KIT_TEST(rmmod_refused_after_unexpected_close)
+{
+	with_module("timeout=2", unexpected_close_checks);
 }
 
 static void nowayout_checks(void)

@@ -11,17 +11,20 @@
  *   (watchdog_register_device()), which gives it all of this for free;
  * - a kernel timer shared by process context and its callback under one
  *   spinlock, re-armed for a pretimeout, stopped on close and on unload;
- * - a write that looks at every byte, for the magic close character 'V';
- * - nowayout: a module reference held while the watchdog runs, so that
- *   neither close nor rmmod can stop it;
+ * - a write that looks at every byte, for the magic close character 'V',
+ *   a chunk at a time, and stops for a fatal signal;
+ * - a module reference held while the watchdog runs, as softdog does, so
+ *   that only a magic close or the expiry stops it: never a daemon that
+ *   dies, nor rmmod (nowayout rules out the magic close too);
  * - poll reporting an event (the pretimeout) as EPOLLPRI.
  *
  * What userspace sees:
  * - open starts the watchdog; one opener at a time (-EBUSY).  Any write,
  *   WDIOC_KEEPALIVE and WDIOC_SETTIMEOUT ping it.  A write holding a 'V'
  *   arms magic close (not with nowayout); a write without one disarms it.
- *   Close after a 'V' stops the watchdog; any other close leaves it
- *   running, and the next open carries on with it.
+ *   Close after a 'V' stops the watchdog; any other close pings it and
+ *   leaves it running, and the next open carries on with it.  While it
+ *   runs, rmmod fails (-EWOULDBLOCK).
  * - read gives an int: the seconds left before the expiry, 0 when the
  *   watchdog is stopped.
  * - The pretimeout (WDIOC_SETPRETIMEOUT seconds before the expiry) logs a
@@ -34,7 +37,8 @@
  *   counts the expiries.  action=panic and action=restart do what they say.
  *
  * This is the converted form, with .read_iter and .write_iter: put_iter()
- * and get_iter() in place of put_user() and get_user().  A readv or writev
+ * in place of put_user(), copy_from_iter() in place of copy_from_user()
+ * (which counts what it did copy, not what it didn't).  A readv or writev
  * is one call now, so the int may span iovecs, and one 'V' anywhere in a
  * writev arms magic close.  FMODE_NOWAIT lets RWF_NOWAIT and io_uring in.
  */
@@ -48,6 +52,7 @@
 #include <linux/poll.h>
 #include <linux/reboot.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timer.h>
@@ -56,10 +61,13 @@
 #include <linux/wait.h>
 #include <linux/watchdog.h>	/* the ioctls, WATCHDOG_NOWAYOUT */
 
-#include "iterkit.h"		/* get_iter(), put_iter(); compat.h */
+#include "iterkit.h"		/* put_iter(); compat.h */
 
 /* The range that the old drivers' WDIOC_SETTIMEOUT accepts. */
 #define KITWDT_MAX_TIMEOUT	3600	/* seconds */
+
+/* A write is scanned through a stack buffer of this many bytes. */
+#define KITWDT_SCAN_CHUNK	256
 
 static unsigned int timeout = 30;
 module_param(timeout, uint, 0444);
@@ -178,13 +186,12 @@ static void kitwdt_start(struct kitwdt *wdt)
 	if (wdt->running)
 		return;
 	/*
-	 * With nowayout, the running watchdog holds a reference to this
-	 * module, so that rmmod fails (-EWOULDBLOCK) even after the last
-	 * close: unloading would stop the timer.  The expiry drops it.
+	 * The running watchdog holds a reference to this module, so that
+	 * rmmod fails (-EWOULDBLOCK) even after the last close: unloading
+	 * would stop the timer.  A stop or the expiry drops it.
 	 * __module_get() is enough: the open file already pins the module.
 	 */
-	if (nowayout)
-		__module_get(THIS_MODULE);
+	__module_get(THIS_MODULE);
 	wdt->running = true;
 	kitwdt_ping(wdt);
 }
@@ -204,6 +211,7 @@ static int kitwdt_stop(struct kitwdt *wdt)
 	 * deadlock.)  Only module exit must wait for the callback to finish.
 	 */
 	timer_delete(&wdt->timer);
+	module_put(THIS_MODULE);	/* the file still pins us */
 	return 0;
 }
 
@@ -249,12 +257,11 @@ static void kitwdt_timer_fn(struct timer_list *t)
 		break;
 	}
 	/*
-	 * The watchdog fired, and stopped: drop the reference that nowayout
+	 * The watchdog fired, and stopped: drop the reference that the start
 	 * took.  This may let rmmod go ahead at once; module exit then waits
 	 * in timer_shutdown_sync() for this function to return.
 	 */
-	if (nowayout)
-		module_put(THIS_MODULE);
+	module_put(THIS_MODULE);
 }
 
 static int kitwdt_open(struct inode *inode, struct file *file)
@@ -283,11 +290,14 @@ static int kitwdt_release(struct inode *inode, struct file *file)
 	struct kitwdt *wdt = file->private_data;
 
 	spin_lock_bh(&wdt->lock);
-	if (wdt->expect_close)		/* never set with nowayout */
+	if (wdt->expect_close) {	/* never set with nowayout */
 		kitwdt_stop(wdt);
-	else if (wdt->running)
+	} else if (wdt->running) {
+		/* As watchdog_dev: a full timeout for a daemon to restart. */
+		kitwdt_ping(wdt);
 		pr_crit("unexpected close: still running, %d s left\n",
 			kitwdt_timeleft(wdt));
+	}
 	wdt->expect_close = false;
 	wdt->open = false;
 	spin_unlock_bh(&wdt->lock);
@@ -312,29 +322,36 @@ static ssize_t kitwdt_read_iter(struct kiocb *iocb, struct iov_iter *to)
 }
 
 /*
- * Any write pings.  The 'V' may be anywhere in the data, so each byte is
- * fetched in turn; the whole scan comes first, so that a bad pointer fails
- * the write before it has changed anything.
+ * Any write pings.  The 'V' may be anywhere in the data, so all of it is
+ * scanned; the whole scan comes first, so that a bad pointer fails the
+ * write before it has changed anything.  (Unlike watchdog_dev, which
+ * disarms magic close before its scan: here an error changes nothing.)
+ * A byte at a time, get_iter() is an iterator step per byte, for a write
+ * that may be 2 GB long: copy a chunk at a time instead, and look with
+ * memchr().  get_iter() is right for one value of a fixed size, as
+ * put_iter() is in read.
  */
 static ssize_t kitwdt_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct file *file = iocb->ki_filp;
 	struct kitwdt *wdt = file->private_data;
 	size_t count = iov_iter_count(from);
+	char scan[KITWDT_SCAN_CHUNK];
 	bool magic = false;
-	size_t i;
-	char c;
+	size_t done, n;
 
 	if (!count)
 		return 0;		/* no data, no ping */
-	for (i = 0; i < count; i++) {
-		if (get_iter(c, from))
+	for (done = 0; done < count; done += n) {
+		n = min(count - done, sizeof(scan));
+		if (copy_from_iter(scan, n, from) != n)
 			return -EFAULT;
-		if (c == 'V')
+		if (memchr(scan, 'V', n))
 			magic = true;
-		/* A write can be 2 GB long: let others run now and then. */
-		if (!((i + 1) % PAGE_SIZE))
-			cond_resched();
+		/* A long write must not hold up kill, nor the CPU. */
+		if (fatal_signal_pending(current))
+			return -EINTR;	/* the caller is dying: unseen */
+		cond_resched();
 	}
 
 	spin_lock_bh(&wdt->lock);
@@ -409,15 +426,23 @@ static long kitwdt_ioctl(struct file *file, unsigned int cmd,
 			return -EFAULT;
 		return 0;
 	case WDIOC_GETSTATUS:
+		/*
+		 * Test and clear in one go: a ping that comes while we copy
+		 * out is for the next call to report.
+		 */
 		spin_lock_bh(&wdt->lock);
 		val = kitwdt_status(wdt);
-		spin_unlock_bh(&wdt->lock);
-		if (put_user(val, p))
-			return -EFAULT;
-		/* Forget the ping only once the caller knows about it. */
-		spin_lock_bh(&wdt->lock);
 		wdt->pinged = false;
 		spin_unlock_bh(&wdt->lock);
+		if (put_user(val, p)) {
+			/* Not reported after all: give the ping back. */
+			if (val & WDIOF_KEEPALIVEPING) {
+				spin_lock_bh(&wdt->lock);
+				wdt->pinged = true;
+				spin_unlock_bh(&wdt->lock);
+			}
+			return -EFAULT;
+		}
 		return 0;
 	case WDIOC_GETBOOTSTATUS:
 		return put_user(READ_ONCE(expiries) ? WDIOF_CARDRESET : 0, p);
@@ -525,17 +550,11 @@ static void __exit kitwdt_exit(void)
 
 	misc_deregister(&wdt->misc);
 	/*
-	 * No file is open here (.owner), nor, with nowayout, is the watchdog
-	 * running (it holds a reference).  Without nowayout, unloading is a
-	 * way to stop a watchdog that an unexpected close left running.
-	 * timer_shutdown_sync() waits for a callback still running and
-	 * keeps the timer from being armed again.
+	 * No file is open here (.owner), nor is the watchdog running (it
+	 * holds a reference): unloading is never a way to stop it.  But an
+	 * expiry may still be on its way out of kitwdt_timer_fn(), past its
+	 * module_put(): timer_shutdown_sync() waits for it to return.
 	 */
-	spin_lock_bh(&wdt->lock);
-	if (wdt->running)
-		pr_info("stopping the watchdog: the module is unloading\n");
-	wdt->running = false;
-	spin_unlock_bh(&wdt->lock);
 	timer_shutdown_sync(&wdt->timer);
 }
 
