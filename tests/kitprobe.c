@@ -542,7 +542,7 @@ static const char *probe_nowait(struct probe *p)
  */
 static const char *uring(struct probe *p, int write_op, int fixed)
 {
-	struct iovec reg = { buf[0], BUF_SIZE };
+	struct iovec reg = { NULL, BUF_SIZE };
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;
 	struct io_uring ring;
@@ -554,6 +554,11 @@ static const char *uring(struct probe *p, int write_op, int fixed)
 	if (ret < 0)
 		return errname(-ret);
 	if (fixed) {
+		/* Anonymous memory: 6.1 refuses buffers in a file mapping. */
+		reg.iov_base = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (reg.iov_base == MAP_FAILED)
+			fail(p, "mmap");
 		ret = io_uring_register_buffers(&ring, &reg, 1);
 		if (ret < 0) {
 			errno = -ret;
@@ -566,7 +571,8 @@ static const char *uring(struct probe *p, int write_op, int fixed)
 		io_uring_prep_write(sqe, p->fd, data, len, -1);
 	} else if (fixed) {
 		ready(p);
-		io_uring_prep_read_fixed(sqe, p->fd, buf[0], BUF_SIZE, -1, 0);
+		io_uring_prep_read_fixed(sqe, p->fd, reg.iov_base, BUF_SIZE,
+					 -1, 0);
 	} else {
 		ready(p);
 		io_uring_prep_read(sqe, p->fd, buf[0], BUF_SIZE, -1);
