@@ -412,44 +412,6 @@ static void attr_efault(void)
 
 /* --- a contended lock: the driver's test hook holds it --- */
 
-/* The contents of /proc/self/task/TID/NAME, or "" if it can't be read. */
-static void read_task_file(pid_t tid, const char *name, char *out, int size)
-{
-	char path[64];
-	int fd, n = 0;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, name);
-	fd = open(path, O_RDONLY);
-	if (fd >= 0) {
-		n = read(fd, out, size - 1);
-		close(fd);
-	}
-	out[n > 0 ? n : 0] = '\0';
-}
-
-/*
- * Wait until thread tid sleeps in system call nr: its state is S (a wait
- * that a signal ends) or D (mutex_lock()), and its syscall file starts
- * with the call's number (it says "running" while the thread is on a CPU).
- */
-static void wait_blocked(pid_t tid, long nr)
-{
-	char stat[512], call[256], *state;
-	int i;
-
-	for (i = 0; i < 2000; i++) {
-		read_task_file(tid, "stat", stat, sizeof(stat));
-		read_task_file(tid, "syscall", call, sizeof(call));
-		state = strrchr(stat, ')');
-		if (state && state[1] && (state[2] == 'S' || state[2] == 'D') &&
-		    call[0] >= '0' && call[0] <= '9' &&
-		    strtol(call, NULL, 10) == nr)
-			return;
-		usleep(10000);
-	}
-	kit_fail("thread %d did not block in system call %ld", tid, nr);
-}
-
 /* A thread that runs fn() and says when it is done. */
 struct attr_thread {
 	pthread_t id;
@@ -480,7 +442,7 @@ static void attr_thread_start(struct attr_thread *t, void (*fn)(void),
 		kit_fail("pthread_create: %s", strerror(err));
 	while (!__atomic_load_n(&t->tid, __ATOMIC_SEQ_CST))
 		usleep(1000);
-	wait_blocked(t->tid, nr);
+	kit_wait_blocked(t->tid, nr);
 }
 
 static int attr_thread_done(struct attr_thread *t)

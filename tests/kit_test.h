@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -183,6 +184,46 @@ static inline void kit_threads_join(struct kit_threads *t)
 {
 	while (t->n > 0)
 		pthread_join(t->id[--t->n], NULL);
+}
+
+/* The contents of /proc/self/task/TID/NAME, or "" if it can't be read. */
+static inline void kit_read_task_file(pid_t tid, const char *name, char *out,
+				      int size)
+{
+	char path[64];
+	int fd, n = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, name);
+	fd = open(path, O_RDONLY);
+	if (fd >= 0) {
+		n = read(fd, out, size - 1);
+		close(fd);
+	}
+	out[n > 0 ? n : 0] = '\0';
+}
+
+/*
+ * Wait until thread tid sleeps in system call nr: its state is S (a wait
+ * that a signal ends) or D (mutex_lock()), and its syscall file starts
+ * with the call's number (it says "running" while the thread is on a CPU).
+ * For a test that a call waits: the other side acts only once it does.
+ */
+static inline void kit_wait_blocked(pid_t tid, long nr)
+{
+	char stat[512], call[256], *state;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		kit_read_task_file(tid, "stat", stat, sizeof(stat));
+		kit_read_task_file(tid, "syscall", call, sizeof(call));
+		state = strrchr(stat, ')');
+		if (state && state[1] && (state[2] == 'S' || state[2] == 'D') &&
+		    call[0] >= '0' && call[0] <= '9' &&
+		    strtol(call, NULL, 10) == nr)
+			return;
+		usleep(10000);
+	}
+	kit_fail("thread %d did not block in system call %ld", tid, nr);
 }
 
 /*

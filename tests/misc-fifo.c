@@ -156,44 +156,6 @@ static int fill_all(int nbfd)
 	return n;
 }
 
-/* The contents of /proc/self/task/TID/NAME, or "" if it can't be read. */
-static void read_task_file(pid_t tid, const char *name, char *buf, int size)
-{
-	char path[64];
-	int fd, n = 0;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, name);
-	fd = open(path, O_RDONLY);
-	if (fd >= 0) {
-		n = read(fd, buf, size - 1);
-		close(fd);
-	}
-	buf[n > 0 ? n : 0] = '\0';
-}
-
-/*
- * Wait until thread tid sleeps in system call nr: its state is S, and its
- * syscall file starts with the call's number (it says "running" while the
- * thread is on a CPU).
- */
-static void wait_blocked(pid_t tid, long nr)
-{
-	char stat[512], call[256], *state;
-	int i;
-
-	for (i = 0; i < 2000; i++) {
-		read_task_file(tid, "stat", stat, sizeof(stat));
-		read_task_file(tid, "syscall", call, sizeof(call));
-		state = strrchr(stat, ')');
-		if (state && state[1] && state[2] == 'S' &&
-		    call[0] >= '0' && call[0] <= '9' &&
-		    strtol(call, NULL, 10) == nr)
-			return;
-		usleep(10000);
-	}
-	kit_fail("thread %d did not block in system call %ld", tid, nr);
-}
-
 /*
  * A helper thread: it waits until the main thread blocks in system call nr,
  * then runs action(). The main thread makes the blocking call meanwhile.
@@ -207,7 +169,7 @@ static struct {
 
 static void *helper_main(void *unused)
 {
-	wait_blocked(helper.tid, helper.nr);
+	kit_wait_blocked(helper.tid, helper.nr);
 	helper.action();
 	return unused;
 }
@@ -492,7 +454,7 @@ static void signal_then_put(void)
 	send_signal();
 	while (!signals)
 		usleep(1000);
-	wait_blocked(helper.tid, SYS_read);
+	kit_wait_blocked(helper.tid, SYS_read);
 	put(wfd, 100, 7);
 }
 
@@ -1039,7 +1001,7 @@ static int uring_workers(void)
 	while ((d = readdir(dir))) {
 		if (d->d_name[0] == '.')
 			continue;
-		read_task_file(atoi(d->d_name), "comm", comm, sizeof(comm));
+		kit_read_task_file(atoi(d->d_name), "comm", comm, sizeof(comm));
 		n += !strncmp(comm, "iou-wrk", 7);
 	}
 	closedir(dir);

@@ -320,21 +320,6 @@ static void echo_test(size_t len)
 	KIT_ASSERT_EQ(close(fd), 0);
 }
 
-/* Wait until thread tid sleeps in system call nr. */
-static void wait_blocked(pid_t tid, long nr)
-{
-	char path[64], buf[256];
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	for (i = 0; i < 500; i++) {
-		if (!read_sysfs(path, buf, sizeof(buf)) && atol(buf) == nr)
-			return;
-		sleep_ms(10);
-	}
-	kit_fail("thread %d never blocked in system call %ld", tid, nr);
-}
-
 /* A thread blocked in read(): what it got back. */
 struct reader {
 	int fd;
@@ -368,7 +353,7 @@ static void start_reader(struct reader *r, int fd, size_t len)
 		kit_fail("pthread_create: %s", strerror(err));
 	while (!__atomic_load_n(&r->tid, __ATOMIC_SEQ_CST))
 		sleep_ms(1);
-	wait_blocked(r->tid, SYS_read);
+	kit_wait_blocked(r->tid, SYS_read);
 }
 
 /*
@@ -415,7 +400,7 @@ static void start_poller(struct poller *p, int fd, short events)
 		kit_fail("pthread_create: %s", strerror(err));
 	while (!__atomic_load_n(&p->tid, __ATOMIC_SEQ_CST))
 		sleep_ms(1);
-	wait_blocked(p->tid, SYS_ppoll);
+	kit_wait_blocked(p->tid, SYS_ppoll);
 }
 
 /*
