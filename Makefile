@@ -17,19 +17,29 @@
 #   make clean            remove build/
 #   make clean-kernels    empty the kernel cache
 #
+#   make kernel-debug     build the debug kernel (7.x, KASAN, lockdep, ...)
+#
 # KERNELS picks the kernels: 6.1 and/or 6.12 (the newest of each series in
 # Debian's archive, fetched by scripts/kernel into ~/.cache/iterkit, or
-# $ITERKIT_CACHE; never installed on the host) or the path of a configured
-# and built kernel tree; `make KDIR=/path/to/tree` is KERNELS=/path/to/tree.
-# DRIVERS picks the drivers that `make check` tests; JOBS how many VMs it
-# runs at once (default: one per core; JOBS=1 runs one after the other).  debug and vm take one
-# KERNEL (default 6.12) and FORM (default converted); debug's gdb stub is on
-# port 1234, or PORT.
+# $ITERKIT_CACHE; never installed on the host), debug (Debian's newest 7.x
+# source with KASAN, lockdep, UBSAN, kmemleak and DEBUG_OBJECTS, built into
+# that cache by scripts/kernel from scripts/debug.config: about 15 minutes
+# the first time) or the path of a configured and built kernel tree;
+# `make KDIR=/path/to/tree` is KERNELS=/path/to/tree.  The default is 6.1
+# 6.12; check and lint add debug.  DRIVERS picks the drivers that `make
+# check` tests; JOBS how many VMs it runs at once (default: one per core;
+# JOBS=1 runs one after the other).  debug and vm take one KERNEL (default
+# 6.12) and FORM (default converted); debug's gdb stub is on port 1234, or
+# PORT.
 
-KERNELS ?= 6.1 6.12
 ifdef KDIR
 KERNELS := $(KDIR)
 endif
+ifeq ($(origin KERNELS),undefined)
+KERNELS := 6.1 6.12
+CHECK_KERNELS := 6.1 6.12 debug
+endif
+CHECK_KERNELS ?= $(KERNELS)
 ALL_DRIVERS := $(patsubst %/legacy/Kbuild,%,$(wildcard */legacy/Kbuild))
 DRIVERS ?= $(ALL_DRIVERS)
 FORMS := legacy converted
@@ -43,7 +53,7 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 export KERNELS DRIVERS JOBS
 
 .PHONY: all modules modules-for tests setup check demo lint diff doctest doctest-update
-.PHONY: matrix bench debug vm clean kernels clean-kernels
+.PHONY: matrix bench debug vm clean kernels clean-kernels kernel-debug
 
 all: modules tests
 
@@ -81,6 +91,7 @@ PREPARE = scripts/setup && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 setup:
 	@scripts/setup
 
+check: KERNELS = $(CHECK_KERNELS)
 check:
 	@$(PREPARE)
 	@scripts/check
@@ -116,6 +127,7 @@ USOURCES = $(filter tests/%,$(SOURCES))
 KSOURCES = $(filter-out $(COMPAT) $(USOURCES),$(SOURCES))
 CHECKPATCH := checkpatch.pl --strict --no-tree --quiet --show-types
 
+lint: KERNELS = $(CHECK_KERNELS)
 lint:
 	@scripts/setup && scripts/kernel fetch $(KERNELS)
 	@set -e; PATH=$$(scripts/kernel checkpatch)/scripts:$$PATH; \
@@ -168,6 +180,9 @@ vm:
 
 kernels:
 	@scripts/kernel list
+
+kernel-debug:
+	@scripts/setup && scripts/kernel build
 
 clean:
 	rm -rf build

@@ -143,6 +143,16 @@ static inline int kit_timer_shutdown_sync(struct timer_list *timer)
 #endif
 
 /*
+ * timer_destroy_on_stack(): 6.16 ("treewide, timers: Rename
+ * destroy_timer_on_stack() as timer_destroy_on_stack()", Ingo Molnar); the
+ * old name is gone by 7.3.  It undoes timer_setup_on_stack() for
+ * DEBUG_OBJECTS_TIMERS.
+ */
+#if KIT_BEFORE(6, 16, 0)
+#define timer_destroy_on_stack(timer)	destroy_timer_on_stack(timer)
+#endif
+
+/*
  * hrtimer_setup(): 6.13 ("hrtimers: Introduce hrtimer_setup() to replace
  * hrtimer_init()", Nam Cao); hrtimer_init() is gone by 7.2.
  */

@@ -667,7 +667,7 @@ static void run_compat_timers(void)
 	CHECK(!timer_pending(&tt.timer), "timer still pending");
 	report("compat", NULL, "timer_shutdown_sync fallback");
 	timer_shutdown_sync(&tt.timer);
-	destroy_timer_on_stack(&tt.timer);
+	timer_destroy_on_stack(&tt.timer);
 
 	this_ok = true;
 	reinit_completion(&tt.done);
