@@ -16,7 +16,6 @@
 #   make kernels          the guest kernels: cached, and available from Debian
 #   make clean            remove build/
 #   make clean-kernels    empty the kernel cache
-#
 #   make kernel-debug     build the debug kernel (7.x, KASAN, lockdep, ...)
 #
 # KERNELS picks the kernels: 6.1 and/or 6.12 (the newest of each series in
@@ -117,7 +116,8 @@ matrix:
 # scripts/kernel fetches into its cache; sparse runs through kbuild (C=2
 # checks every file, W=1 adds the extra compiler warnings), a newer one than
 # Debian 12's, which 7.x refuses (scripts/kernel sparse builds it into the
-# cache).  Any warning fails, and so does a kernel that turns sparse off.  Two exceptions, each to one set of files:
+# cache).  Any warning fails, and so does a kernel that turns sparse off.
+# Two exceptions, each to one set of files:
 # - common/compat.h is where the kernel version tests live, so
 #   LINUX_VERSION_CODE is allowed there and nowhere else;
 # - tests/ is userspace: checkpatch's kernel-only advice (kernel types, and
