@@ -41,7 +41,12 @@
 #define MAX_TRANSFER	4096		/* the driver's largest write URB */
 #define WRITES_IN_FLIGHT 8		/* and how many it has in flight */
 #define GADGET_QLEN	32		/* buffers of a packet in the gadget */
-#define POLL_WAIT_S	5		/* a poll() that must wake gives up */
+/*
+ * A poll() that must wake gives up after this long.  A wake-up ends it at
+ * once, so the bound only has to be generous: the debug kernel, emulated
+ * on a busy machine, once took 4.6 s to report an unplug.
+ */
+#define POLL_WAIT_S	20
 #define MIB		(1024 * 1024)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
