@@ -725,18 +725,36 @@ static void killed_write(const struct iovec *iov, int iovcnt, int must_kill)
 	wdt_magic_close(fd);
 }
 
-/* 64 MiB of 'V': the scan may finish before the kill, but not long after. */
+/*
+ * One iovec of nearly 2 GiB of 'V' (the most one call takes), one 64 MiB
+ * memfd mapped 32 times side by side: the scan is still going at the kill,
+ * so the one legacy .write call is killed too and must change nothing.
+ * (A write short enough to end near the kill can't tell "killed in the
+ * write" from "killed just after it": that raced.)
+ */
 KIT_TEST(killed_long_write)
 {
-	size_t n = 64 << 20;
-	char *buf = malloc(n);
+	size_t n = 64 << 20, copies = 32, i;
+	char *area, *buf;
 	struct iovec iov;
+	int mfd;
 
-	KIT_ASSERT(buf);
+	mfd = KIT_ASSERT_OK(memfd_create("killed_long_write", 0));
+	KIT_ASSERT_OK(ftruncate(mfd, n));
+	buf = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	KIT_ASSERT(buf != MAP_FAILED);
 	memset(buf, 'V', n);
-	iov = (struct iovec){ buf, n };
-	killed_write(&iov, 1, 0);
-	free(buf);
+	area = mmap(NULL, n * copies, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	KIT_ASSERT(area != MAP_FAILED);
+	for (i = 0; i < copies; i++)
+		KIT_ASSERT(mmap(area + i * n, n, PROT_READ,
+				MAP_SHARED | MAP_FIXED, mfd, 0) != MAP_FAILED);
+	iov = (struct iovec){ area, n * copies };
+	killed_write(&iov, 1, 1);
+	munmap(area, n * copies);
+	munmap(buf, n);
+	close(mfd);
 }
 
 /*
