@@ -17,6 +17,7 @@
 #   make clean            remove build/
 #   make clean-kernels    empty the kernel cache
 #   make kernel-debug     build the debug kernel (7.x, KASAN, lockdep, ...)
+#   make compile_commands.json [KERNEL=k]   the compile database, for clangd
 #
 # KERNELS picks the kernels: 6.1 and/or 6.12 (the newest of each series in
 # Debian's archive, fetched by scripts/kernel into ~/.cache/iterkit, or
@@ -53,6 +54,7 @@ export KERNELS DRIVERS JOBS
 
 .PHONY: all modules modules-for tests setup check demo lint diff doctest doctest-update
 .PHONY: matrix bench debug vm clean kernels clean-kernels kernel-debug
+.PHONY: compile_commands.json
 
 all: modules tests
 
@@ -139,6 +141,8 @@ lint:
 	@$(MAKE) -s modules KBUILD_ARGS="C=2 W=1 CHECK=$$(scripts/kernel sparse)" \
 		2>&1 | tee build/lint.log
 	@! grep -E 'warning:|error:|not available or not up to date' build/lint.log
+	@scripts/compile-commands --check $(firstword $(KERNELS)) \
+		misc-fifo/converted/kitfifo.c debugfs-demo/converted/kit_debugfs.c
 	@echo "lint: clean"
 
 # The labels keep file times out, so that TUTORIAL.md can quote the output.
@@ -182,6 +186,16 @@ vm:
 
 kernels:
 	@scripts/kernel list
+
+# The compile database for clangd (scripts/compile-commands), from the build
+# for KERNEL: 6.1 unless named, whose gen_compile_commands.py comes with
+# checkpatch's linux-source-6.1 and reads 6.1's build only (the debug
+# kernel's source, once fetched, has one that reads any kernel's).
+compile_commands.json: KERNELS = $(if $(filter command line environment, \
+	$(origin KERNEL)),$(KERNEL),6.1)
+compile_commands.json:
+	@scripts/setup && scripts/kernel fetch $(KERNELS) && $(MAKE) -s modules
+	@scripts/compile-commands $(KERNELS)
 
 kernel-debug:
 	@scripts/setup && scripts/kernel build

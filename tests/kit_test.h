@@ -259,6 +259,37 @@ static inline long long kit_module_param(const char *mod, const char *param)
 	return val;
 }
 
+/*
+ * The file of module MOD, for a test that loads it again: MOD.ko in
+ * $KIT_MODULE_DIR, which whoever loaded the module sets (kit-run,
+ * scripts/vm --load, a generated driver's tests/run).
+ */
+static inline const char *kit_module_file(const char *mod)
+{
+	static char path[4096];
+	const char *dir = getenv("KIT_MODULE_DIR");
+
+	if (!dir)
+		kit_fail("KIT_MODULE_DIR is not set: where is %s.ko?", mod);
+	snprintf(path, sizeof(path), "%s/%s.ko", dir, mod);
+	return path;
+}
+
+/* The path rel, relative to the directory of this test program. */
+static inline const char *kit_test_path(const char *rel)
+{
+	static char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	char *slash;
+
+	if (n < 0)
+		kit_fail("readlink /proc/self/exe: %s", strerror(errno));
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	snprintf(slash + 1, sizeof(path) - (slash + 1 - path), "%s", rel);
+	return path;
+}
+
 static volatile sig_atomic_t kit_alarm;
 
 static inline void kit_on_alarm(int sig)

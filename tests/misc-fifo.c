@@ -733,19 +733,21 @@ KIT_TEST(sendfile_to_pipe_and_file)
  * loader, kernel_read_file()), calls ->read_iter only: __kernel_read() fails
  * with -EINVAL, after a pr_warn "kernel read not supported", for a file that
  * has ->read. kit_kread.ko does one kernel_read() of up to 256 bytes from its
- * path= at load, and its load fails with the error; see its header.
+ * path= at load, and its load fails with the error; see its header.  It
+ * is built in common/selftest/, and this program in tests/.
  */
-#define KREAD_KO	"/kit/common/selftest/kit_kread.ko"
+#define KREAD_KO	"../common/selftest/kit_kread.ko"
 
 KIT_TEST(kernel_read)
 {
+	const char *path = kit_test_path(KREAD_KO);
 	int ko, bytes, fd = fifo_open(0);
 
 	if (geteuid())
 		KIT_SKIP("needs root to load a module");
-	ko = open(KREAD_KO, O_RDONLY | O_CLOEXEC);
+	ko = open(path, O_RDONLY | O_CLOEXEC);
 	if (ko < 0)
-		KIT_SKIP("%s: %s", KREAD_KO, strerror(errno));
+		KIT_SKIP("%.200s: %s", path, strerror(errno));
 	put(fd, 100, 1);
 	if (!kit_form_converted()) {
 		KIT_ASSERT_ERRNO(syscall(SYS_finit_module, ko, "path=" DEV, 0),

@@ -387,7 +387,6 @@ KIT_TEST(contended_reads)
  */
 KIT_TEST(rmmod_while_open)
 {
-	char path[128];
 	int vfd, mfd, tfd, ko;
 
 	reset();
@@ -409,9 +408,7 @@ KIT_TEST(rmmod_while_open)
 	KIT_ASSERT_OK(close(mfd));
 	KIT_ASSERT_OK(close(tfd));
 
-	snprintf(path, sizeof(path), "/kit/procfs-demo/%s/" MODNAME ".ko",
-		 kit_form_converted() ? "converted" : "legacy");
-	ko = KIT_ASSERT_OK(open(path, O_RDONLY | O_CLOEXEC));
+	ko = KIT_ASSERT_OK(open(kit_module_file(MODNAME), O_RDONLY));
 	KIT_ASSERT_OK(syscall(SYS_finit_module, ko, "", 0));
 	close(ko);
 	KIT_ASSERT_EQ(get_value(), DEFAULT_VALUE);

@@ -1030,7 +1030,6 @@ KIT_TEST(close_waits_for_writes)
  */
 KIT_TEST(rmmod_bound)
 {
-	char ko[128];
 	int fd = skel_open(0), kfd;
 
 	KIT_ASSERT_ERRNO(syscall(SYS_delete_module, MODULE, O_NONBLOCK),
@@ -1040,9 +1039,7 @@ KIT_TEST(rmmod_bound)
 	KIT_ASSERT_ERRNO(access("/sys/module/" MODULE, F_OK), ENOENT);
 	KIT_ASSERT(!node());
 
-	snprintf(ko, sizeof(ko), "/kit/skeleton/%s/" MODULE ".ko",
-		 kit_form_converted() ? "converted" : "legacy");
-	kfd = KIT_ASSERT_OK(open(ko, O_RDONLY));
+	kfd = KIT_ASSERT_OK(open(kit_module_file(MODULE), O_RDONLY));
 	KIT_ASSERT_OK(syscall(SYS_finit_module, kfd, "", 0));
 	close(kfd);
 	echo_test(4096);

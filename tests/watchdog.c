@@ -8,7 +8,7 @@
  * the expiry): a running watchdog holds the module, so rmmod would fail;
  * the tests that need other parameters reload the module, and load it back
  * with its defaults whatever happens, so that kit-run's rmmod works.
- * The module comes from /kit/watchdog/FORM/kitwdt.ko, or $KITWDT_KO.
+ * The module comes from $KIT_MODULE_DIR, which kit-run sets.
  * In the guest, call it by its path (/kit/tests/watchdog): busybox's shell
  * runs its own `watchdog` applet in preference to one on PATH.
  *
@@ -156,15 +156,9 @@ static int mod_unload(void)
 
 static int mod_load(const char *params)
 {
-	const char *ko = getenv("KITWDT_KO");
-	char path[128];
+	const char *ko = kit_module_file(MOD);
 	int fd, ret, e;
 
-	if (!ko) {
-		snprintf(path, sizeof(path), "/kit/watchdog/%s/kitwdt.ko",
-			 kit_form_converted() ? "converted" : "legacy");
-		ko = path;
-	}
 	fd = open(ko, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		kit_fail("%s: %s", ko, strerror(errno));
