@@ -13,6 +13,8 @@
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
 #   make vm [KERNEL=k] [DRIVER=d FORM=f]      a shell in the guest, for labs
 #   make doctest          run the examples in README.md and TUTORIAL.md
+#   make site             the study site, build/site/index.html
+#   make site-check       build it and check every page in headless Chromium
 #   make kernels          the guest kernels: cached, and available from Debian
 #   make clean            remove build/
 #   make clean-kernels    empty the kernel cache
@@ -54,7 +56,7 @@ export KERNELS DRIVERS JOBS
 
 .PHONY: all modules modules-for tests setup check demo lint diff doctest doctest-update
 .PHONY: matrix bench debug vm clean kernels clean-kernels kernel-debug
-.PHONY: compile_commands.json
+.PHONY: compile_commands.json site site-check
 
 all: modules tests
 
@@ -164,6 +166,17 @@ doctest:
 
 doctest-update:
 	@scripts/doctest --update
+
+# The study site (scripts/site): static pages in build/site/, each driver's
+# forms side by side with TUTORIAL.md's notes on each hunk, the documents,
+# the matrix and the benchmark's plots, from the last runs' output; no VM.
+# site-check loads every page in headless Chromium (scripts/site-check).
+site:
+	@scripts/setup
+	@scripts/site
+
+site-check: site
+	@scripts/site-check
 
 # gdb on DRIVER's FORM module in a guest (scripts/debug), and a shell in a
 # guest with every module (a lab: the shell has no time limit).
