@@ -6,7 +6,7 @@
 #   make                  build every module, in both forms, for each kernel
 #   make check            build, boot each kernel under QEMU and run the tests
 #   make demo             show the kit working
-#   make bench            time both forms of each driver, on each kernel
+#   make bench            measure both forms of each driver, on each kernel
 #   make matrix           system calls against every driver, form and kernel
 #   make lint             checkpatch --strict and sparse over the kit's sources
 #   make diff [DRIVER=d]  the conversion: legacy against converted, per driver
@@ -104,8 +104,9 @@ demo:
 	@scripts/demo
 
 # Both forms of each driver under the same workloads, one VM per kernel
-# (scripts/bench): a table per kernel, and build/RELEASE/bench.json.  REPS
-# repetitions (default 15).  It never fails on the figures.
+# (scripts/bench): one table, and build/RELEASE/bench.json.  Under TCG it
+# counts instructions (BENCH=wall: the host's clock, as under KVM).  REPS
+# repetitions (default 5 counted, 15 timed).  It never fails on the figures.
 bench:
 	@$(PREPARE)
 	@scripts/bench

@@ -38,6 +38,11 @@
  *   dfs-read, dfs-write    /sys/kernel/debug/kit-debugfs/value: pread() of
  *                      up to 32 bytes, or pwrite() of a 6-byte number, at 0
  *   proc-read, proc-write  the same on /proc/kit-procfs/value
+ *   insn-loop          no device: 1000 turns of a loop of two instructions
+ *                      (x86-64's dec and jnz), so 2000 instructions and the
+ *                      few of the op's own loop: under QEMU's instruction
+ *                      counting, whose clock advances 1 ns per instruction,
+ *                      it must take 2 us (tests/host/bench checks that)
  *   skel-echo          /dev/skel0: 4 KiB written and the same 4 KiB read
  *                      back (the Loopback gadget echoes it; reads return a
  *                      packet at most): a thread writes while this one
@@ -394,6 +399,27 @@ static int value_write(const struct workload *w, struct ctl *c)
 	return close(fd);
 }
 
+/* ---- no device ---- */
+
+#define LOOP_TURNS	1000
+
+static int insn_loop(const struct workload *w, struct ctl *c)
+{
+	long i, k, n;
+	double t0;
+
+	(void)w;
+	while ((k = chunk(c, CHUNK))) {
+		t0 = now();
+		for (i = 0; i < k; i++) {
+			n = LOOP_TURNS;
+			asm volatile("1:\tdec %0\n\tjnz 1b" : "+r" (n));
+		}
+		timed(c, k, t0);
+	}
+	return 0;
+}
+
 /* ---- skeleton ---- */
 
 struct skel_writer {
@@ -546,6 +572,7 @@ static const struct workload workloads[] = {
 	{ "proc-read",		value_read,	0,	0,	1,	64 },
 	{ "proc-write",		value_write,	0,	0,	1,	64 },
 	{ "skel-echo",		skel_echo,	0, SKEL_CHUNK,	1,	0 },
+	{ "insn-loop",		insn_loop,	0,	0,	1,	64 },
 };
 
 /*
