@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/// A write function that reads its buffer a chunk at a time:
+///   for (done = 0; done < count; done += n) {
+///           ...
+///           if (copy_from_user(dst, buf + done, n))
+///                   return / goto / break;
+///           ...
+///   }
+/// becomes
+///           if (copy_from_iter(dst, n, from) != n)
+/// The iterator moves by itself, by exactly n bytes when the copy is
+/// whole; a short copy leaves the loop.  So at each copy the iterator is
+/// where buf + done was: nothing else in the loop may touch the buffer,
+/// change done or n between the copy and the increment, or continue (which
+/// would step done without a copy).
+///
+// Confidence: High for this shape; any other loop over the buffer is left
+// alone, and scripts/convert wraps the function.
+// Options: run by scripts/convert with NATIVE_WRITE="function ..."
+
+@initialize:python@
+@@
+import os
+natives = set(os.environ.get("NATIVE_WRITE", "").split())
+
+@fn@
+identifier func, file, buf, count, ppos;
+type T;
+@@
+ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+{
+...
+}
+
+@script:python@
+func << fn.func;
+@@
+if func not in natives:
+    cocci.include_match(False)
+
+@@
+identifier fn.func, fn.file, fn.buf, fn.count, fn.ppos;
+type fn.T;
+identifier done, n, l;
+expression dst, E;
+@@
+ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+{
+<...
+for (done = 0; done < count; done += n) {
+	... when != buf
+	    when != continue;
+	    when != done = E
+	    when != done += E
+	    when != done -= E
+	    when != done++
+	    when != done--
+(
+-	if (copy_from_user(dst, buf + done, n))
++	if (copy_from_iter(dst, n, from) != n)
+		return ...;
+|
+-	if (copy_from_user(dst, buf + done, n))
++	if (copy_from_iter(dst, n, from) != n)
+		goto l;
+|
+-	if (copy_from_user(dst, buf + done, n))
++	if (copy_from_iter(dst, n, from) != n)
+		break;
+|
+-	if (copy_from_user(dst, buf + done, n)) {
++	if (copy_from_iter(dst, n, from) != n) {
+		...
+		return ...;
+	}
+|
+-	if (copy_from_user(dst, buf + done, n)) {
++	if (copy_from_iter(dst, n, from) != n) {
+		...
+		goto l;
+	}
+|
+-	if (copy_from_user(dst, buf + done, n)) {
++	if (copy_from_iter(dst, n, from) != n) {
+		...
+		break;
+	}
+)
+	... when != buf
+	    when != continue;
+	    when != done = E
+	    when != done += E
+	    when != done -= E
+	    when != done++
+	    when != done--
+	    when != n = E
+	    when != n += E
+	    when != n -= E
+}
+...>
+}
