@@ -7,29 +7,28 @@
 // Confidence: High (it only reports)
 // Options: none; scripts/convert runs it first, on every file
 // Output: one line per finding, read by scripts/convert:
-//   FN name line end_line buffer_name kind(read|write)
+//   FN name line buffer_name kind(read|write)
 //   FIELD struct_type ops_name field value line
 //   DEBUGFS creator line fops_argument
 
 @fn@
 identifier func, file, buf, count, ppos;
 type T;
-position p1, p2;
+position p1;
 @@
 ssize_t func@p1(struct file *file, T buf, size_t count, loff_t *ppos)
 {
 ...
-}@p2
+}
 
 @script:python@
 func << fn.func;
 buf << fn.buf;
 T << fn.T;
 p1 << fn.p1;
-p2 << fn.p2;
 @@
 kind = "write" if T.replace(" ", "").startswith("constchar") else "read"
-print("FN %s %s %s %s %s" % (func, p1[0].line, p2[0].line_end, buf, kind))
+print("FN %s %s %s %s" % (func, p1[0].line, buf, kind))
 
 @ops@
 identifier opsname, fld;
