@@ -10,9 +10,10 @@
 ///           if (copy_from_iter(dst, n, from) != n)
 /// The iterator moves by itself, by exactly n bytes when the copy is
 /// whole; a short copy leaves the loop.  So at each copy the iterator is
-/// where buf + done was: nothing else in the loop may touch the buffer,
-/// change done or n between the copy and the increment, or continue (which
-/// would step done without a copy).
+/// where buf + done was: nothing else in the loop may touch the buffer, or
+/// change done or n between the copy and the increment; and no continue may
+/// come before the copy (it would step done without one: spatch's paths
+/// can't see that, so scripts/convert checks it and wraps the function).
 ///
 // Confidence: High for this shape; any other loop over the buffer is left
 // alone, and scripts/convert wraps the function.

@@ -14,7 +14,8 @@
 // Confidence: High.  Only one of .read/.read_iter (.write/.write_iter) is
 // ever set: the old field is replaced, not kept.
 // Options: run by scripts/convert with ITER_READ, ITER_WRITE (the
-// functions to switch) and SAFE_OPS (fops for debugfs_create_file_unsafe)
+// functions to switch), SEQ_OPS (the seq_read fops to switch) and SAFE_OPS
+// (fops for debugfs_create_file_unsafe)
 
 @initialize:python@
 @@
@@ -22,6 +23,7 @@ import os
 reads = set(os.environ.get("ITER_READ", "").split())
 writes = set(os.environ.get("ITER_WRITE", "").split())
 safe = set(os.environ.get("SAFE_OPS", "").split())
+seq = set(os.environ.get("SEQ_OPS", "").split())
 def suffix(ops):
     return "_iter_safe" if ops in safe else "_iter"
 
@@ -88,9 +90,24 @@ struct file_operations ops = {
 	...
 };
 
-@@
+@sq@
 identifier ops;
 symbol seq_read;
+@@
+(
+struct file_operations ops = { ..., .read = seq_read, ... };
+|
+struct proc_ops ops = { ..., .proc_read = seq_read, ... };
+)
+
+@script:python@
+ops << sq.ops;
+@@
+if ops not in seq:
+    cocci.include_match(False)
+
+@@
+identifier sq.ops;
 @@
 (
 struct file_operations ops = {
