@@ -25,10 +25,10 @@ import os
 natives = set(os.environ.get("NATIVE_WRITE", "").split())
 
 @fn@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -40,12 +40,12 @@ if func not in natives:
     cocci.include_match(False)
 
 @@
-identifier fn.func, fn.file, fn.buf, fn.count, fn.ppos;
+identifier fn.func, fn.fl, fn.buf, fn.count, fn.ppos;
 type fn.T;
 identifier done, n, l;
 expression dst, E;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 <...
 for (done = 0; done < count; done += n) {

@@ -23,10 +23,10 @@ import os
 natives = set(os.environ.get("NATIVE_WRITE", "").split())
 
 @fn@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -38,12 +38,12 @@ if func not in natives:
     cocci.include_match(False)
 
 @@
-identifier fn.func, fn.file, fn.buf, fn.count, fn.ppos;
+identifier fn.func, fn.fl, fn.buf, fn.count, fn.ppos;
 type fn.T;
 expression dst, n, x, y;
 statement S1, S2;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 <...
 (

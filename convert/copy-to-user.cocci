@@ -29,10 +29,10 @@ def plain(e):
         re.search(r"\w\s*\(", re.sub(r"\bsizeof\s*\(", "", e)) is None
 
 @fn@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -44,14 +44,14 @@ if func not in natives:
     cocci.include_match(False)
 
 @@
-identifier fn.func, fn.file, fn.buf, fn.count, fn.ppos;
+identifier fn.func, fn.fl, fn.buf, fn.count, fn.ppos;
 type fn.T;
 expression src, x;
 expression n : script:python() { plain(n) };
 expression y;
 statement S1, S2;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 <...
 (

@@ -32,10 +32,10 @@ handlers = set(os.environ.get("SAFE_READ", "").split()) | \
 	set(os.environ.get("SAFE_WRITE", "").split())
 
 @r@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -50,10 +50,10 @@ else:
     coccinelle.func_iter = cocci.make_ident(func + "_iter")
 
 @@
-identifier r.func, r.file, r.buf, r.count, r.ppos, r2.func_iter;
+identifier r.func, r.fl, r.buf, r.count, r.ppos, r2.func_iter;
 type r.T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }

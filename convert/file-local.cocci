@@ -15,13 +15,13 @@ reads = set(os.environ.get("NATIVE_READ", "").split())
 writes = set(os.environ.get("NATIVE_WRITE", "").split())
 
 @usesfile exists@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ... when any
-file
+fl
 ... when any
 }
 
@@ -32,12 +32,12 @@ if func not in reads and func not in writes:
     cocci.include_match(False)
 
 @@
-identifier usesfile.func, usesfile.file, usesfile.buf, usesfile.count, usesfile.ppos;
+identifier usesfile.func, usesfile.fl, usesfile.buf, usesfile.count, usesfile.ppos;
 type usesfile.T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
-+ struct file *file = iocb->ki_filp;
++ struct file *fl = iocb->ki_filp;
 ...
 }
 

@@ -12,11 +12,11 @@
 //   DEBUGFS creator line fops_argument
 
 @fn@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 position p1;
 @@
-ssize_t func@p1(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func@p1(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }

@@ -20,10 +20,10 @@ reads = set(os.environ.get("NATIVE_READ", "").split())
 writes = set(os.environ.get("NATIVE_WRITE", "").split())
 
 @fn_r@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -35,13 +35,13 @@ if func not in reads:
     cocci.include_match(False)
 
 @put@
-identifier fn_r.func, fn_r.file, fn_r.buf, fn_r.count, fn_r.ppos;
+identifier fn_r.func, fn_r.fl, fn_r.buf, fn_r.count, fn_r.ppos;
 type fn_r.T;
 type V;
 V v;
 statement S1, S2;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 <...
 (
@@ -70,12 +70,12 @@ ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
 
 // Without a cast the pointer is the buffer's own, char: v must be a char.
 @put_char@
-identifier fn_r.func, fn_r.file, fn_r.buf, fn_r.count, fn_r.ppos;
+identifier fn_r.func, fn_r.fl, fn_r.buf, fn_r.count, fn_r.ppos;
 type fn_r.T;
 char v;
 statement S1;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 <...
 - if (put_user(v, buf))
@@ -85,10 +85,10 @@ ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
 }
 
 @fn_w@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -100,13 +100,13 @@ if func not in writes:
     cocci.include_match(False)
 
 @get@
-identifier fn_w.func, fn_w.file, fn_w.buf, fn_w.count, fn_w.ppos;
+identifier fn_w.func, fn_w.fl, fn_w.buf, fn_w.count, fn_w.ppos;
 type fn_w.T;
 type V;
 V v;
 statement S1, S2;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 <...
 (
@@ -135,12 +135,12 @@ ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
 
 
 @get_char@
-identifier fn_w.func, fn_w.file, fn_w.buf, fn_w.count, fn_w.ppos;
+identifier fn_w.func, fn_w.fl, fn_w.buf, fn_w.count, fn_w.ppos;
 type fn_w.T;
 char v;
 statement S1;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 <...
 - if (get_user(v, buf))

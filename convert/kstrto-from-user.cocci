@@ -15,10 +15,10 @@ import os
 natives = set(os.environ.get("NATIVE_WRITE", "").split())
 
 @fn@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -30,12 +30,12 @@ if func not in natives:
     cocci.include_match(False)
 
 @k@
-identifier fn.func, fn.file, fn.buf, fn.count, fn.ppos;
+identifier fn.func, fn.fl, fn.buf, fn.count, fn.ppos;
 type fn.T;
 identifier from_user =~ "^kstrto(ull|ll|ul|l|uint|int|u64|s64|u32|s32|u16|s16|u8|s8|bool)_from_user$";
 position p;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 <...
  from_user@p(buf, ...)

@@ -33,10 +33,10 @@ writes = set(os.environ.get("NATIVE_WRITE", "").split())
 
 // count, read or write: a local from the iterator (to, or from).
 @count_r exists@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ... when any
 count
@@ -50,20 +50,20 @@ if func not in reads:
     cocci.include_match(False)
 
 @@
-identifier count_r.func, count_r.file, count_r.buf, count_r.count, count_r.ppos;
+identifier count_r.func, count_r.fl, count_r.buf, count_r.count, count_r.ppos;
 type count_r.T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 + size_t count = iov_iter_count(to);
 ...
 }
 
 @count_w exists@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ... when any
 count
@@ -77,10 +77,10 @@ if func not in writes:
     cocci.include_match(False)
 
 @@
-identifier count_w.func, count_w.file, count_w.buf, count_w.count, count_w.ppos;
+identifier count_w.func, count_w.fl, count_w.buf, count_w.count, count_w.ppos;
 type count_w.T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 + size_t count = iov_iter_count(from);
 ...
@@ -88,10 +88,10 @@ ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
 
 // The position.
 @pos@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -103,10 +103,10 @@ if func not in reads and func not in writes:
     cocci.include_match(False)
 
 @@
-identifier pos.func, pos.file, pos.buf, pos.count, pos.ppos;
+identifier pos.func, pos.fl, pos.buf, pos.count, pos.ppos;
 type pos.T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 <...
 (
@@ -121,10 +121,10 @@ ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
 
 // The signature and the name.
 @sig_r@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -136,22 +136,22 @@ if func not in reads:
     cocci.include_match(False)
 
 @@
-identifier sig_r.func, sig_r.file, sig_r.buf, sig_r.count, sig_r.ppos;
+identifier sig_r.func, sig_r.fl, sig_r.buf, sig_r.count, sig_r.ppos;
 type sig_r.T;
 fresh identifier func_iter = func ## "_iter";
 @@
 ssize_t
-- func(struct file *file, T buf, size_t count, loff_t *ppos)
+- func(struct file *fl, T buf, size_t count, loff_t *ppos)
 + func_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 ...
 }
 
 @sig_w@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -163,12 +163,12 @@ if func not in writes:
     cocci.include_match(False)
 
 @@
-identifier sig_w.func, sig_w.file, sig_w.buf, sig_w.count, sig_w.ppos;
+identifier sig_w.func, sig_w.fl, sig_w.buf, sig_w.count, sig_w.ppos;
 type sig_w.T;
 fresh identifier func_iter = func ## "_iter";
 @@
 ssize_t
-- func(struct file *file, T buf, size_t count, loff_t *ppos)
+- func(struct file *fl, T buf, size_t count, loff_t *ppos)
 + func_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 ...

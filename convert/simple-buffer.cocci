@@ -22,10 +22,10 @@ reads = set(os.environ.get("NATIVE_READ", "").split())
 writes = set(os.environ.get("NATIVE_WRITE", "").split())
 
 @fn_r@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -37,11 +37,11 @@ if func not in reads:
     cocci.include_match(False)
 
 @exists@
-identifier fn_r.func, fn_r.file, fn_r.buf, fn_r.count, fn_r.ppos;
+identifier fn_r.func, fn_r.fl, fn_r.buf, fn_r.count, fn_r.ppos;
 type fn_r.T;
 expression pos, src, avail, E;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ... when != count = E
     when != count += E
@@ -54,10 +54,10 @@ ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
 }
 
 @fn_w@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -69,11 +69,11 @@ if func not in writes:
     cocci.include_match(False)
 
 @exists@
-identifier fn_w.func, fn_w.file, fn_w.buf, fn_w.count, fn_w.ppos;
+identifier fn_w.func, fn_w.fl, fn_w.buf, fn_w.count, fn_w.ppos;
 type fn_w.T;
 expression pos, dst, avail, E;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ... when != count = E
     when != count += E

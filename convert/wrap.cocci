@@ -21,10 +21,10 @@ reads = set(os.environ.get("WRAP_READ", "").split())
 writes = set(os.environ.get("WRAP_WRITE", "").split())
 
 @r@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -36,20 +36,20 @@ if func not in reads:
     cocci.include_match(False)
 
 @@
-identifier r.func, r.file, r.buf, r.count, r.ppos;
+identifier r.func, r.fl, r.buf, r.count, r.ppos;
 type r.T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
 +FOPS_READ_ITER_HELPER(func);
 
 @w@
-identifier func, file, buf, count, ppos;
+identifier func, fl, buf, count, ppos;
 type T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
@@ -61,10 +61,10 @@ if func not in writes:
     cocci.include_match(False)
 
 @@
-identifier w.func, w.file, w.buf, w.count, w.ppos;
+identifier w.func, w.fl, w.buf, w.count, w.ppos;
 type w.T;
 @@
-ssize_t func(struct file *file, T buf, size_t count, loff_t *ppos)
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
 ...
 }
