@@ -7,7 +7,7 @@
 // Confidence: High (it only reports)
 // Options: none; scripts/convert runs it first, on every file
 // Output: one line per finding, read by scripts/convert:
-//   FN name line buffer_name kind(read|write)
+//   FN name line buffer_name kind(read|write) file_parameter_name
 //   FIELD struct_type ops_name field value line
 //   DEBUGFS creator line fops_argument
 
@@ -23,12 +23,13 @@ ssize_t func@p1(struct file *fl, T buf, size_t count, loff_t *ppos)
 
 @script:python@
 func << fn.func;
+fl << fn.fl;
 buf << fn.buf;
 T << fn.T;
 p1 << fn.p1;
 @@
 kind = "write" if T.replace(" ", "").startswith("constchar") else "read"
-print("FN %s %s %s %s" % (func, p1[0].line, buf, kind))
+print("FN %s %s %s %s %s" % (func, p1[0].line, buf, kind, fl))
 
 @ops@
 identifier opsname, fld;
