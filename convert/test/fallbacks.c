@@ -19,7 +19,7 @@ static ssize_t argument_read(struct file *file, char __user *buf,
 }
 
 /* n is a call: it would be made twice. */
-static ssize_t call_read(struct file *file, char __user *buf, size_t count,
+static ssize_t strlen_read(struct file *file, char __user *buf, size_t count,
 			 loff_t *ppos)
 {
 	if (copy_to_user(buf, data, strlen(data)))
@@ -146,7 +146,7 @@ static const struct file_operations a_fops = {
 };
 
 static const struct file_operations b_fops = {
-	.read		= call_read,
+	.read		= strlen_read,
 	.write		= twice_write,
 };
 
