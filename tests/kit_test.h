@@ -375,8 +375,8 @@ static inline int kit_test_main(int argc, char **argv)
 		return bad ? 2 : 0;
 	if (bad || !num || (!kit_iter && !kit_legacy &&
 			    strcmp(form, "wrapped"))) {
-		fprintf(stderr, "usage: %s --form legacy|converted|wrapped|native [--run NAME] [--list]\n",
-			prog);
+		fprintf(stderr, "usage: %s --form FORM [--run NAME] [--list]\n"
+			"FORM: legacy, converted, wrapped or native\n", prog);
 		return 2;
 	}
 
