@@ -10,6 +10,10 @@
 #   make matrix           system calls against every driver, form and kernel
 #   make lint             checkpatch --strict and sparse over the kit's sources
 #   make diff [DRIVER=d]  the conversion: legacy against converted, per driver
+#   make convert SRC=f.c  scripts/convert on a file of yours (MODE=wrap, IN_PLACE=1)
+#   make convert-check    the converter's output of each legacy form, tested
+#   make convert-diff [DRIVER=d]  its native output against the hand conversion
+#   make convert-survey   the converter on Debian's kernel source (an hour)
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
 #   make vm [KERNEL=k] [DRIVER=d FORM=f]      a shell in the guest, for labs
 #   make doctest          run the examples in README.md and TUTORIAL.md
@@ -48,6 +52,10 @@ FORMS := legacy converted
 
 # Every module directory: the helpers' self-test and each driver's forms.
 MODDIRS := common/selftest $(foreach d,$(ALL_DRIVERS),$(d)/legacy $(d)/converted)
+# scripts/convert's output of each legacy form (make convert-outputs), in
+# build/convert/DRIVER/wrapped and /native: built like the others when
+# present, and with W=1 and sparse, where any warning fails.
+CONVERT_DIRS = $(patsubst build/convert/%/Kbuild,%,$(wildcard build/convert/*/*/Kbuild))
 TESTS := $(patsubst tests/%.c,build/tests/%,$(wildcard tests/*.c))
 
 TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
@@ -57,6 +65,7 @@ export KERNELS DRIVERS JOBS
 .PHONY: all modules modules-for tests setup check demo lint diff doctest doctest-update
 .PHONY: matrix bench debug vm clean kernels clean-kernels kernel-debug
 .PHONY: compile_commands.json site site-check
+.PHONY: convert convert-outputs convert-check convert-diff convert-survey
 
 all: modules tests
 
@@ -78,6 +87,19 @@ modules-for:
 		mkdir -p $$b/$$m; \
 		ln -sfn $(CURDIR)/$$m/* $$b/$$m/; \
 		$(MAKE) -C $$kdir M=$$b/$$m $(KBUILD_ARGS) modules; \
+	done; \
+	for m in $(CONVERT_DIRS); do \
+		mkdir -p $$b/$$m; \
+		ln -sfn $(CURDIR)/build/convert/$$m/*.c \
+			$(CURDIR)/build/convert/$$m/Kbuild $$b/$$m/; \
+		$(MAKE) -C $$kdir M=$$b/$$m W=1 C=2 \
+			CHECK=$$(scripts/kernel sparse) modules \
+			>$$b/$$m/build.log 2>&1 || { cat $$b/$$m/build.log; exit 1; }; \
+		if grep -E 'warning:|error:|not available or not up to date' \
+			$$b/$$m/build.log; then \
+			echo "convert: $$m: not W=1 and sparse clean on $$release"; \
+			exit 1; \
+		fi; \
 	done
 
 tests: $(TESTS)
@@ -96,8 +118,56 @@ setup:
 
 check: KERNELS = $(CHECK_KERNELS)
 check:
+	@scripts/setup && $(MAKE) -s convert-outputs
 	@$(PREPARE)
 	@scripts/check
+
+# scripts/convert on a file of yours: a patch on stdout and a report, or the
+# file rewritten (IN_PLACE=1); MODE=wrap for the wrapper only.
+convert:
+	@test -n "$(SRC)" || { echo "make convert: say SRC=file.c" >&2; exit 2; }
+	@scripts/setup
+	@scripts/convert --$(or $(MODE),native) $(if $(IN_PLACE),--in-place) $(SRC)
+
+# The converter's output of each driver's legacy form, in both modes, in
+# build/convert/DRIVER/{wrapped,native} with the report in convert.log;
+# made again when the sources or the converter change.
+CONVERTER := scripts/convert $(wildcard convert/*.cocci)
+convert-outputs: $(foreach d,$(ALL_DRIVERS),build/convert/$(d)/wrapped/Kbuild build/convert/$(d)/native/Kbuild)
+
+.SECONDEXPANSION:
+build/convert/%/Kbuild: $$(dir $$*)legacy/Kbuild $$(wildcard $$(dir $$*)legacy/*.c) $(CONVERTER)
+	@rm -rf $(@D) && mkdir -p $(@D) && cp $(dir $*)legacy/*.c $(@D)/
+	@scripts/convert --$(if $(filter wrapped,$(notdir $*)),wrap,native) \
+		--in-place $(@D)/*.c 2>$(@D)/convert.log || \
+		{ cat $(@D)/convert.log; exit 1; }
+	@cp $< $@
+
+# The converter's outputs alone: built W=1 and sparse clean on each kernel,
+# and tested in the suite's VM (kit-run) with the legacy form's tests
+# (wrapped) or the iterator path's (native); make check does this too, in
+# its suite VMs.
+convert-check: KERNELS = $(CHECK_KERNELS)
+convert-check:
+	@scripts/setup && $(MAKE) -s convert-outputs
+	@$(PREPARE)
+	@FORMS="wrapped native" scripts/check
+
+# The converter's native output against the hand-converted form, as make
+# diff shows legacy against converted (TUTORIAL.md quotes it).
+convert-diff: convert-outputs
+	@for d in $(or $(DRIVER),$(ALL_DRIVERS)); do \
+		for f in $$(cd $$d/converted && ls *.c); do \
+			diff -u --label "scripts/convert $$d/legacy/$$f" \
+				--label $$d/converted/$$f \
+				build/convert/$$d/native/$$f $$d/converted/$$f; \
+		done; \
+	done; true
+
+# The converter on real drivers: Debian's newest kernel source, compiled
+# against allmodconfig; writes convert/survey.txt (scripts/convert-survey).
+convert-survey:
+	@scripts/setup && scripts/convert-survey
 
 demo:
 	@$(PREPARE)
@@ -127,7 +197,10 @@ matrix:
 #   LINUX_VERSION_CODE is allowed there and nowhere else;
 # - tests/ is userspace: checkpatch's kernel-only advice (kernel types, and
 #   volatile, which the tests use for signal flags) is off.
-SOURCES = $(shell git ls-files -co --exclude-standard '*.c' '*.h')
+# convert/test/ holds scripts/convert's test cases, some broken on purpose
+# (tests/host/convert compiles the others): not linted.
+SOURCES = $(filter-out convert/test/%,\
+	$(shell git ls-files -co --exclude-standard '*.c' '*.h'))
 COMPAT := common/compat.h
 USOURCES = $(filter tests/%,$(SOURCES))
 KSOURCES = $(filter-out $(COMPAT) $(USOURCES),$(SOURCES))

@@ -247,7 +247,7 @@ KIT_TEST(readv_writev_calls)
 	struct iovec mout[3] = {
 		{ "ab", 2 }, { "cd", 2 }, { "ef", 2 },
 	};
-	int conv = kit_form_converted();
+	int conv = kit_form_iter();
 	int fd;
 
 	reset();

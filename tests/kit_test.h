@@ -13,7 +13,18 @@
  *
  *	int main(int argc, char **argv) { return kit_test_main(argc, argv); }
  *
- * Run as: PROG --form legacy|converted [--run NAME] [--list]
+ * Run as: PROG --form FORM [--run NAME] [--list], FORM being what is loaded:
+ *	legacy		the driver's legacy/ form (.read/.write)
+ *	converted	its converted/ form: .read_iter/.write_iter, and what
+ *			the author added (FMODE_NOWAIT, IOCB_NOWAIT, .splice_read)
+ *	wrapped		scripts/convert --wrap's output of legacy/: .read_iter
+ *			running .read a segment at a time; it behaves as legacy
+ *	native		scripts/convert --native's output of legacy/: the
+ *			iterator path and nothing added
+ * kit_form_iter() is true for converted and native (what the iterator path
+ * does: one call per readv/writev, kernel_read()); kit_form_converted()
+ * for converted only (what the author added); kit_form_legacy() for legacy
+ * only (where wrapped differs: a seq_read that became seq_read_iter).
  * Exit status: 0 if no test failed, 1 if one did, 2 for bad usage.
  * A failed assertion ends its test at once, from any thread.
  */
@@ -33,6 +44,7 @@
 #include <stdnoreturn.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,7 +64,10 @@ struct kit_test {
 
 static struct kit_test kit_tests[KIT_MAX_TESTS];
 static int kit_ntests;
-static int kit_converted;		/* --form: 0 legacy, 1 converted */
+static int kit_converted;		/* --form converted */
+static int kit_iter;			/* --form converted or native */
+static int kit_legacy;			/* --form legacy */
+static const char *kit_form_name = "";	/* --form's argument */
 static char *kit_skip_reason;		/* shared memory: set by KIT_SKIP() */
 
 static inline void kit_register(const char *name, void (*fn)(void),
@@ -74,8 +89,23 @@ static inline void kit_register(const char *name, void (*fn)(void),
 
 #define KIT_TEST(name) KIT_TEST_TIMEOUT(name, KIT_DEFAULT_TIMEOUT)
 
-/* Which form of the driver is loaded: true for .read_iter/.write_iter. */
+/* Which form of the driver is loaded (see the top of this file). */
 #define kit_form_converted() (kit_converted)
+#define kit_form_iter() (kit_iter)
+#define kit_form_legacy() (kit_legacy)
+/* Its name: the directory of its module, /kit/DRIVER/FORM/ in the guest. */
+#define kit_form() (kit_form_name)
+
+/* Whether the running kernel is major.minor or newer (from uname). */
+static inline int kit_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return 0;
+	return ma > major || (ma == major && mi >= minor);
+}
 
 /* A diagnostic line ("# ..."), flushed: the child may die right after. */
 #define kit_diag(fmt, ...)						\
@@ -369,11 +399,15 @@ static inline int kit_test_main(int argc, char **argv)
 		num += !only || !strcmp(only, kit_tests[i].name);
 	}
 	kit_converted = !strcmp(form, "converted");
+	kit_iter = kit_converted || !strcmp(form, "native");
+	kit_legacy = !strcmp(form, "legacy");
+	kit_form_name = form;
 	if (list)
 		return bad ? 2 : 0;
-	if (bad || !num || (!kit_converted && strcmp(form, "legacy"))) {
-		fprintf(stderr, "usage: %s --form legacy|converted [--run NAME] [--list]\n",
-			prog);
+	if (bad || !num || (!kit_iter && !kit_legacy &&
+			    strcmp(form, "wrapped"))) {
+		fprintf(stderr, "usage: %s --form FORM [--run NAME] [--list]\n"
+			"FORM: legacy, converted, wrapped or native\n", prog);
 		return 2;
 	}
 
@@ -382,7 +416,7 @@ static inline int kit_test_main(int argc, char **argv)
 	if (kit_skip_reason == MAP_FAILED)
 		return 2;
 	printf("KTAP version 1\n1..%d\n", num);
-	kit_diag("%s: %s form", prog, kit_converted ? "converted" : "legacy");
+	kit_diag("%s: %s form", prog, form);
 	num = 0;
 	for (i = 0; i < kit_ntests; i++)
 		if (!only || !strcmp(only, kit_tests[i].name))

@@ -735,8 +735,8 @@ KIT_TEST(poll_hup_on_unplug)
 KIT_TEST(writev_transfers)
 {
 	static const size_t legacy[] = { 100, 200, 300 }, converted[] = { 512, 88 };
-	const size_t *want = kit_form_converted() ? converted : legacy;
-	size_t n = kit_form_converted() ? 2 : 3, i, off = 0;
+	const size_t *want = kit_form_iter() ? converted : legacy;
+	size_t n = kit_form_iter() ? 2 : 3, i, off = 0;
 	unsigned char out[600], in[600];
 	struct iovec iov[3] = {
 		{ out, 100 }, { out + 100, 200 }, { out + 300, 300 },

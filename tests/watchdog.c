@@ -634,7 +634,7 @@ KIT_TEST(readv_split_int)
 	int fd = wdt_open(), left;
 
 	wdt_timeout(fd, 30);
-	if (kit_form_converted()) {
+	if (kit_form_iter()) {
 		KIT_ASSERT_EQ(readv(fd, iov, 2), 4);
 		memcpy(&left, b, sizeof(left));
 		KIT_ASSERT(left >= 29 && left <= 30);
@@ -713,7 +713,7 @@ static void killed_write(const struct iovec *iov, int iovcnt, int must_kill)
 	kit_diag("gone %lld ms after SIGKILL", now_ms() - t0);
 	if (must_kill)
 		KIT_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-	if (WIFSIGNALED(status) && (iovcnt == 1 || kit_form_converted()))
+	if (WIFSIGNALED(status) && (iovcnt == 1 || kit_form_iter()))
 		KIT_ASSERT_EQ(wdt_get(fd, WDIOC_GETSTATUS) & ~WDIOF_CARDRESET,
 			      0);
 	wdt_magic_close(fd);
@@ -783,7 +783,7 @@ KIT_TEST(writev_magic)
 
 	wdt_timeout(fd, 1);
 	KIT_ASSERT_EQ(writev(fd, vx, 2), 2);
-	KIT_ASSERT_EQ(wdt_armed(fd), kit_form_converted());
+	KIT_ASSERT_EQ(wdt_armed(fd), kit_form_iter());
 	KIT_ASSERT_EQ(writev(fd, xv, 2), 2);	/* 'V' in a later segment */
 	KIT_ASSERT(wdt_armed(fd));
 	KIT_ASSERT_OK(close(fd));
@@ -879,7 +879,7 @@ KIT_TEST(bad_pointers)
 	 */
 	iov[0] = (struct iovec){ "V", 1 };
 	iov[1] = (struct iovec){ bad, 1 };
-	if (kit_form_converted()) {
+	if (kit_form_iter()) {
 		KIT_ASSERT_ERRNO(writev(fd, iov, 2), EFAULT);
 		KIT_ASSERT(!wdt_armed(fd));
 	} else {

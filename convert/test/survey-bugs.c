@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scripts/convert's test: what the survey of Debian's 7.3 source found
+ * broken (convert/survey.txt): an #include inside #if, which the helpers'
+ * include must not follow (drivers/char/ipmi/ssif_bmc.c); a function that
+ * isn't static, which other files may call by its name, so it is wrapped
+ * (fs/debugfs/file.c); and NAME_iter defined already, so NAME is left
+ * alone (fs/proc/inode.c).
+ */
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/uaccess.h>
+#if IS_ENABLED(CONFIG_KUNIT)
+#include <kunit/test.h>
+#endif
+
+static char data[8];
+
+ssize_t shared_read(struct file *file, char __user *buf, size_t count,
+		    loff_t *ppos);
+
+ssize_t shared_read(struct file *file, char __user *buf, size_t count,
+		    loff_t *ppos)
+{
+	return simple_read_from_buffer(buf, count, ppos, data, sizeof(data));
+}
+
+static ssize_t taken_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	return 0;
+}
+
+static ssize_t taken_read(struct file *file, char __user *buf, size_t count,
+			  loff_t *ppos)
+{
+	return simple_read_from_buffer(buf, count, ppos, data, sizeof(data));
+}
+
+static ssize_t plain_write(struct file *file, const char __user *buf,
+			   size_t count, loff_t *ppos)
+{
+	if (count > sizeof(data) || copy_from_user(data, buf, count))
+		return -EFAULT;
+	return count;
+}
+
+static const struct file_operations shared_fops = {
+	.read		= shared_read,
+	.write		= plain_write,
+};
+
+static const struct file_operations taken_fops = {
+	.read		= taken_read,
+	.read_iter	= taken_read_iter,
+};
+
+MODULE_LICENSE("GPL");
