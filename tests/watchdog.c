@@ -1070,8 +1070,8 @@ KIT_TEST(busybox_watchdog)
 		devnull = open("/dev/null", O_RDWR);
 		dup2(devnull, 1);		/* its pidfile complaint */
 		dup2(devnull, 2);
-		execlp("busybox", "busybox", "watchdog", "-F", "-T", "2",
-		       "-t", "500ms", DEV, (char *)NULL);
+		execlp("busybox", "busybox", "watchdog", "-F", "-T", "3",
+		       "-t", "250ms", DEV, (char *)NULL);
 		_exit(127);
 	}
 	/* Wait until it has the device open; then nobody else can open it. */
@@ -1079,18 +1079,22 @@ KIT_TEST(busybox_watchdog)
 	while (!holds_device(pid) && now_ms() < end)
 		sleep_ms(20);
 	KIT_ASSERT_ERRNO(open(DEV, O_RDWR), EBUSY);
-	/* It set a 2 s timeout; 5 s later it has kept the device alive. */
-	sleep_ms(5000);
+	/*
+	 * It set a 3 s timeout and pings every 250 ms (a margin of 12 pings,
+	 * for a guest on a busy host: 2 s and 500 ms once let one expire);
+	 * 7 s later it has kept the device alive.
+	 */
+	sleep_ms(7000);
 	KIT_ASSERT_EQ(waitpid(pid, &status, WNOHANG), 0);
 	KIT_ASSERT_EQ(expiries(), e0);
 	/* On SIGTERM it writes a 'V' and closes: a magic close. */
 	KIT_ASSERT_OK(kill(pid, SIGTERM));
 	KIT_ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	KIT_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	sleep_ms(3000);
+	sleep_ms(4000);				/* past its 3 s timeout */
 	KIT_ASSERT_EQ(expiries(), e0);
 	fd = wdt_open();
-	KIT_ASSERT_EQ(wdt_get(fd, WDIOC_GETTIMEOUT), 2);
+	KIT_ASSERT_EQ(wdt_get(fd, WDIOC_GETTIMEOUT), 3);
 	wdt_timeout(fd, 30);
 	wdt_magic_close(fd);
 }
