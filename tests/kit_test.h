@@ -13,7 +13,7 @@
  *
  *	int main(int argc, char **argv) { return kit_test_main(argc, argv); }
  *
- * Run as: PROG --form legacy|converted [--run NAME] [--list]
+ * Run as: PROG --form legacy|converted [--run NAME,...] [--list]
  * Exit status: 0 if no test failed, 1 if one did, 2 for bad usage.
  * A failed assertion ends its test at once, from any thread.
  */
@@ -317,6 +317,24 @@ static inline int kit_run(int num, const struct kit_test *t)
 	return ret;
 }
 
+/* Is name in list, a comma-separated list of names (NULL: all)? */
+static inline int kit_selected(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!list)
+		return 1;
+	for (;;) {
+		if (!strncmp(list, name, len) &&
+		    (list[len] == ',' || !list[len]))
+			return 1;
+		list = strchr(list, ',');
+		if (!list)
+			return 0;
+		list++;
+	}
+}
+
 static inline int kit_test_main(int argc, char **argv)
 {
 	const char *prog = basename(argv[0]), *form = "", *only = NULL;
@@ -335,13 +353,13 @@ static inline int kit_test_main(int argc, char **argv)
 	for (i = 0; i < kit_ntests; i++) {
 		if (list)
 			printf("%s\n", kit_tests[i].name);
-		num += !only || !strcmp(only, kit_tests[i].name);
+		num += kit_selected(only, kit_tests[i].name);
 	}
 	kit_converted = !strcmp(form, "converted");
 	if (list)
 		return bad ? 2 : 0;
 	if (bad || !num || (!kit_converted && strcmp(form, "legacy"))) {
-		fprintf(stderr, "usage: %s --form legacy|converted [--run NAME] [--list]\n",
+		fprintf(stderr, "usage: %s --form legacy|converted [--run NAME,...] [--list]\n",
 			prog);
 		return 2;
 	}
@@ -354,7 +372,7 @@ static inline int kit_test_main(int argc, char **argv)
 	kit_diag("%s: %s form", prog, kit_converted ? "converted" : "legacy");
 	num = 0;
 	for (i = 0; i < kit_ntests; i++)
-		if (!only || !strcmp(only, kit_tests[i].name))
+		if (kit_selected(only, kit_tests[i].name))
 			counts[kit_run(++num, &kit_tests[i])]++;
 	kit_diag("%s: %d passed, %d failed, %d skipped",
 		 prog, counts[0], counts[1], counts[2]);
