@@ -12,6 +12,8 @@
 #   make diff [DRIVER=d]  the conversion: legacy against converted, per driver
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
 #   make vm [KERNEL=k] [DRIVER=d FORM=f]      a shell in the guest, for labs
+#   make lab [LAB=n]      the labs; with LAB, write lab n's start into labs/n
+#   make grade LAB=n [KERNEL=k]               test labs/n in a guest, score
 #   make doctest          run the examples in README.md and TUTORIAL.md
 #   make kernels          the guest kernels: cached, and available from Debian
 #   make clean            remove build/
@@ -52,7 +54,7 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 export KERNELS DRIVERS JOBS
 
 .PHONY: all modules modules-for tests setup check demo lint diff doctest doctest-update
-.PHONY: matrix bench debug vm clean kernels clean-kernels kernel-debug
+.PHONY: matrix bench debug vm lab grade clean kernels clean-kernels kernel-debug
 
 all: modules tests
 
@@ -179,6 +181,20 @@ vm:
 	@$(PREPARE)
 	@scripts/vm --kernel $(KERNEL) --timeout 86400 \
 		$(if $(DRIVER),--load $(DRIVER):$(FORM))
+
+# The labs (scripts/lab, TUTORIAL.md): lab writes lab LAB's start into
+# labs/LAB/ (yours: git ignores it); grade builds it for KERNEL (default
+# 6.12), runs its driver's tests against it in a guest, and scores it.
+lab:
+	@scripts/lab $(if $(LAB),start $(LAB))
+
+grade: KERNELS = $(KERNEL)
+grade: DRIVERS = $(if $(LAB),$(shell scripts/lab driver $(LAB)))
+grade:
+	@test -n "$(LAB)" || { echo "make grade: say LAB= (make lab" \
+		"lists them)" >&2; exit 2; }
+	@$(PREPARE)
+	@scripts/lab grade --kernel $(KERNEL) $(LAB)
 
 kernels:
 	@scripts/kernel list
