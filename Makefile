@@ -147,7 +147,7 @@ lint:
 		KBUILD_ARGS="C=2 CHECK=$$(scripts/kernel sparse)" \
 		scripts/lab build $$k build/labs/start/* >/dev/null; \
 	done 2>&1 | tee -a build/lint.log
-	@! grep -E 'warning:|error:|not available or not up to date' build/lint.log
+	@! grep -E 'warning:|error:|^lab: |not available or not up to date' build/lint.log
 	@echo "lint: clean"
 
 # The labels keep file times out, so that TUTORIAL.md can quote the output.
