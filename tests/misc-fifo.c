@@ -863,7 +863,7 @@ KIT_TEST(readv_events_per_segment)
  * Legacy only: after an event fills the first segment exactly, readv goes
  * on to the next one and blocks there for another event, although it has
  * one already. The converted readv returns the first event at once (a
- * converted form that waits dies of SIGALRM in 10 s, not at the timeout).
+ * converted form that waits dies of SIGALRM in 5 s, not at the timeout).
  */
 static void put_second(void)
 {
@@ -878,7 +878,7 @@ KIT_TEST(readv_exact_segment_blocks_legacy)
 	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR));
 	put(fd, 10, 1);
 	if (kit_form_converted()) {
-		alarm(10);
+		alarm(5);
 		KIT_ASSERT_EQ(readv(fd, iov, 2), 10);
 		alarm(0);
 		check(rbuf, 10, 1);
