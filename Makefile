@@ -61,7 +61,10 @@ all: modules tests
 
 # Modules build out of tree in build/RELEASE/DIR, a mirror of the source tree
 # made of symbolic links, so that each kernel has its own objects.  The
-# kernels build side by side (modules-for builds one: K=).
+# kernels build side by side (modules-for builds one: K=).  A directory
+# with nothing newer than its last plain build (its files, common/'s, the
+# kernel's Module.symvers) is skipped: kbuild would find nothing to do, in
+# a second or two.
 modules:
 	@pids=; for k in $(KERNELS); do \
 		$(MAKE) modules-for K=$$k & pids="$$pids $$!"; \
@@ -76,7 +79,13 @@ modules-for:
 	for m in $(MODDIRS); do \
 		mkdir -p $$b/$$m; \
 		ln -sfn $(CURDIR)/$$m/* $$b/$$m/; \
+		s=$$b/$$m/.kit-built; \
+		[ -z "$(KBUILD_ARGS)" ] && [ -f $$s ] && [ -z "$$(find \
+			$(CURDIR)/$$m $(CURDIR)/common $$kdir/Module.symvers \
+			-maxdepth 1 -newer $$s)" ] && continue; \
+		rm -f $$s; \
 		$(MAKE) -C $$kdir M=$$b/$$m $(KBUILD_ARGS) modules; \
+		[ -n "$(KBUILD_ARGS)" ] || touch $$s; \
 	done
 
 tests: $(TESTS)
