@@ -16,6 +16,8 @@
 #   make convert-survey   the converter on Debian's kernel source (an hour)
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
 #   make vm [KERNEL=k] [DRIVER=d FORM=f]      a shell in the guest, for labs
+#   make lab [LAB=n]      the labs; with LAB, write lab n's start into labs/n
+#   make grade LAB=n [KERNEL=k]               test labs/n in a guest, score
 #   make doctest          run the examples in README.md and TUTORIAL.md
 #   make site             the study site, build/site/index.html
 #   make site-check       build it and check every page in headless Chromium
@@ -36,7 +38,8 @@
 # check` tests; JOBS how many VMs it runs at once (default: one per core;
 # JOBS=1 runs one after the other).  debug and vm take one KERNEL (default
 # 6.12) and FORM (default converted); debug's gdb stub is on port 1234, or
-# PORT.
+# PORT.  DRIVERS also narrows the build: make check DRIVERS=d builds d's
+# modules and the helpers' self-test only.
 
 ifdef KDIR
 KERNELS := $(KDIR)
@@ -50,12 +53,13 @@ ALL_DRIVERS := $(patsubst %/legacy/Kbuild,%,$(wildcard */legacy/Kbuild))
 DRIVERS ?= $(ALL_DRIVERS)
 FORMS := legacy converted
 
-# Every module directory: the helpers' self-test and each driver's forms.
-MODDIRS := common/selftest $(foreach d,$(ALL_DRIVERS),$(d)/legacy $(d)/converted)
+# The module directories: the helpers' self-test and DRIVERS' forms.
+MODDIRS := common/selftest $(foreach d,$(DRIVERS),$(d)/legacy $(d)/converted)
 # scripts/convert's output of each legacy form (make convert-outputs), in
 # build/convert/DRIVER/wrapped and /native: built like the others when
-# present, and with W=1 and sparse, where any warning fails.
-CONVERT_DIRS = $(patsubst build/convert/%/Kbuild,%,$(wildcard build/convert/*/*/Kbuild))
+# present (DRIVERS' only), and with W=1 and sparse, where any warning fails.
+CONVERT_DIRS = $(filter $(addsuffix /%,$(DRIVERS)),\
+	$(patsubst build/convert/%/Kbuild,%,$(wildcard build/convert/*/*/Kbuild)))
 TESTS := $(patsubst tests/%.c,build/tests/%,$(wildcard tests/*.c))
 
 TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
@@ -63,7 +67,7 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 export KERNELS DRIVERS JOBS
 
 .PHONY: all modules modules-for tests setup check demo lint diff doctest doctest-update
-.PHONY: matrix bench debug vm clean kernels clean-kernels kernel-debug
+.PHONY: matrix bench debug vm lab grade clean kernels clean-kernels kernel-debug
 .PHONY: compile_commands.json site site-check
 .PHONY: convert convert-outputs convert-check convert-diff convert-survey
 
@@ -71,7 +75,10 @@ all: modules tests
 
 # Modules build out of tree in build/RELEASE/DIR, a mirror of the source tree
 # made of symbolic links, so that each kernel has its own objects.  The
-# kernels build side by side (modules-for builds one: K=).
+# kernels build side by side (modules-for builds one: K=).  A directory
+# with nothing newer than its last plain build (its files, common/'s, the
+# kernel's Module.symvers) is skipped: kbuild would find nothing to do, in
+# a second or two.
 modules:
 	@pids=; for k in $(KERNELS); do \
 		$(MAKE) modules-for K=$$k & pids="$$pids $$!"; \
@@ -86,12 +93,23 @@ modules-for:
 	for m in $(MODDIRS); do \
 		mkdir -p $$b/$$m; \
 		ln -sfn $(CURDIR)/$$m/* $$b/$$m/; \
+		s=$$b/$$m/.kit-built; \
+		[ -z "$(KBUILD_ARGS)" ] && [ -f $$s ] && [ -z "$$(find \
+			$(CURDIR)/$$m $(CURDIR)/common $$kdir/Module.symvers \
+			-maxdepth 1 -newer $$s)" ] && continue; \
+		rm -f $$s; \
 		$(MAKE) -C $$kdir M=$$b/$$m $(KBUILD_ARGS) modules; \
+		[ -n "$(KBUILD_ARGS)" ] || touch $$s; \
 	done; \
 	for m in $(CONVERT_DIRS); do \
 		mkdir -p $$b/$$m; \
 		ln -sfn $(CURDIR)/build/convert/$$m/*.c \
 			$(CURDIR)/build/convert/$$m/Kbuild $$b/$$m/; \
+		s=$$b/$$m/.kit-built; \
+		[ -f $$s ] && [ -z "$$(find $(CURDIR)/build/convert/$$m \
+			$(CURDIR)/common $$kdir/Module.symvers \
+			-maxdepth 1 -newer $$s)" ] && continue; \
+		rm -f $$s; \
 		$(MAKE) -C $$kdir M=$$b/$$m W=1 C=2 \
 			CHECK=$$(scripts/kernel sparse) modules \
 			>$$b/$$m/build.log 2>&1 || { cat $$b/$$m/build.log; exit 1; }; \
@@ -100,6 +118,7 @@ modules-for:
 			echo "convert: $$m: not W=1 and sparse clean on $$release"; \
 			exit 1; \
 		fi; \
+		touch $$s; \
 	done
 
 tests: $(TESTS)
@@ -133,7 +152,7 @@ convert:
 # build/convert/DRIVER/{wrapped,native} with the report in convert.log;
 # made again when the sources or the converter change.
 CONVERTER := scripts/convert $(wildcard convert/*.cocci)
-convert-outputs: $(foreach d,$(ALL_DRIVERS),build/convert/$(d)/wrapped/Kbuild build/convert/$(d)/native/Kbuild)
+convert-outputs: $(foreach d,$(DRIVERS),build/convert/$(d)/wrapped/Kbuild build/convert/$(d)/native/Kbuild)
 
 .SECONDEXPANSION:
 build/convert/%/Kbuild: $$(dir $$*)legacy/Kbuild $$(wildcard $$(dir $$*)legacy/*.c) $(CONVERTER)
@@ -198,7 +217,9 @@ matrix:
 # - tests/ is userspace: checkpatch's kernel-only advice (kernel types, and
 #   volatile, which the tests use for signal flags) is off.
 # convert/test/ holds scripts/convert's test cases, some broken on purpose
-# (tests/host/convert compiles the others): not linted.
+# (tests/host/convert compiles the others): not linted.  The labs' starts
+# (scripts/lab) get sparse and W=1 too, not checkpatch: they hold legacy
+# code under TODOs.
 SOURCES = $(filter-out convert/test/%,\
 	$(shell git ls-files -co --exclude-standard '*.c' '*.h'))
 COMPAT := common/compat.h
@@ -216,7 +237,11 @@ lint:
 	@mkdir -p build
 	@$(MAKE) -s modules KBUILD_ARGS="C=2 W=1 CHECK=$$(scripts/kernel sparse)" \
 		2>&1 | tee build/lint.log
-	@! grep -E 'warning:|error:|not available or not up to date' build/lint.log
+	@scripts/lab starts build/labs/start && for k in $(KERNELS); do \
+		KBUILD_ARGS="C=2 CHECK=$$(scripts/kernel sparse)" \
+		scripts/lab build $$k build/labs/start/* >/dev/null; \
+	done 2>&1 | tee -a build/lint.log
+	@! grep -E 'warning:|error:|^lab: |not available or not up to date' build/lint.log
 	@scripts/compile-commands --check $(firstword $(KERNELS)) \
 		misc-fifo/converted/kitfifo.c debugfs-demo/converted/kit_debugfs.c
 	@echo "lint: clean"
@@ -270,6 +295,20 @@ vm:
 	@$(PREPARE)
 	@scripts/vm --kernel $(KERNEL) --timeout 86400 \
 		$(if $(DRIVER),--load $(DRIVER):$(FORM))
+
+# The labs (scripts/lab, TUTORIAL.md): lab writes lab LAB's start into
+# labs/LAB/ (yours: git ignores it); grade builds it for KERNEL (default
+# 6.12), runs its driver's tests against it in a guest, and scores it.
+lab:
+	@scripts/lab $(if $(LAB),start $(LAB))
+
+grade: KERNELS = $(KERNEL)
+grade: DRIVERS = $(if $(LAB),$(shell scripts/lab driver $(LAB)))
+grade:
+	@test -n "$(LAB)" || { echo "make grade: say LAB= (make lab" \
+		"lists them)" >&2; exit 2; }
+	@$(PREPARE)
+	@scripts/lab grade --kernel $(KERNEL) $(LAB)
 
 kernels:
 	@scripts/kernel list

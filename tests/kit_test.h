@@ -13,7 +13,7 @@
  *
  *	int main(int argc, char **argv) { return kit_test_main(argc, argv); }
  *
- * Run as: PROG --form FORM [--run NAME] [--list], FORM being what is loaded:
+ * Run as: PROG --form FORM [--run NAME,...] [--list], FORM being what is loaded:
  *	legacy		the driver's legacy/ form (.read/.write)
  *	converted	its converted/ form: .read_iter/.write_iter, and what
  *			the author added (FMODE_NOWAIT, IOCB_NOWAIT, .splice_read)
@@ -378,6 +378,24 @@ static inline int kit_run(int num, const struct kit_test *t)
 	return ret;
 }
 
+/* Is name in list, a comma-separated list of names (NULL: all)? */
+static inline int kit_selected(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!list)
+		return 1;
+	for (;;) {
+		if (!strncmp(list, name, len) &&
+		    (list[len] == ',' || !list[len]))
+			return 1;
+		list = strchr(list, ',');
+		if (!list)
+			return 0;
+		list++;
+	}
+}
+
 static inline int kit_test_main(int argc, char **argv)
 {
 	const char *prog = basename(argv[0]), *form = "", *only = NULL;
@@ -396,7 +414,7 @@ static inline int kit_test_main(int argc, char **argv)
 	for (i = 0; i < kit_ntests; i++) {
 		if (list)
 			printf("%s\n", kit_tests[i].name);
-		num += !only || !strcmp(only, kit_tests[i].name);
+		num += kit_selected(only, kit_tests[i].name);
 	}
 	kit_converted = !strcmp(form, "converted");
 	kit_iter = kit_converted || !strcmp(form, "native");
@@ -406,7 +424,7 @@ static inline int kit_test_main(int argc, char **argv)
 		return bad ? 2 : 0;
 	if (bad || !num || (!kit_iter && !kit_legacy &&
 			    strcmp(form, "wrapped"))) {
-		fprintf(stderr, "usage: %s --form FORM [--run NAME] [--list]\n"
+		fprintf(stderr, "usage: %s --form FORM [--run NAME,...] [--list]\n"
 			"FORM: legacy, converted, wrapped or native\n", prog);
 		return 2;
 	}
@@ -419,7 +437,7 @@ static inline int kit_test_main(int argc, char **argv)
 	kit_diag("%s: %s form", prog, form);
 	num = 0;
 	for (i = 0; i < kit_ntests; i++)
-		if (!only || !strcmp(only, kit_tests[i].name))
+		if (kit_selected(only, kit_tests[i].name))
 			counts[kit_run(++num, &kit_tests[i])]++;
 	kit_diag("%s: %d passed, %d failed, %d skipped",
 		 prog, counts[0], counts[1], counts[2]);

@@ -100,6 +100,7 @@ static unsigned int kitfifo_next_len(struct kitfifo *kf)
 	return kfifo_peek_len(&kf->fifo);
 }
 
+/* LAB 1: .read_iter/.write_iter, one event a call; IOCB_NOWAIT as O_NONBLOCK */
 static int kitfifo_open(struct inode *inode, struct file *file)
 {
 	/* misc_open() left our struct miscdevice in private_data. */
@@ -202,6 +203,8 @@ out:
 	return ret;
 }
 
+/* LAB END */
+
 static __poll_t kitfifo_poll(struct file *file, poll_table *wait)
 {
 	struct kitfifo *kf = file->private_data;
@@ -248,9 +251,11 @@ static long kitfifo_ioctl(struct file *file, unsigned int cmd,
 static const struct file_operations kitfifo_fops = {
 	.owner		= THIS_MODULE,	/* no rmmod while a file is open */
 	.open		= kitfifo_open,
+	/* LAB 1: read and write through iterators; splice from it too */
 	.read_iter	= kitfifo_read_iter,
 	.write_iter	= kitfifo_write_iter,
 	.splice_read	= copy_splice_read,
+	/* LAB END */
 	.poll		= kitfifo_poll,
 	.unlocked_ioctl	= kitfifo_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,

@@ -97,6 +97,7 @@ static unsigned int kitfifo_next_len(struct kitfifo *kf)
 	return kfifo_peek_len(&kf->fifo);
 }
 
+/* LAB 1: .read_iter/.write_iter, one event a call; IOCB_NOWAIT as O_NONBLOCK */
 static int kitfifo_open(struct inode *inode, struct file *file)
 {
 	/* misc_open() left our struct miscdevice in private_data. */
@@ -193,6 +194,8 @@ out:
 	return ret;
 }
 
+/* LAB END */
+
 static __poll_t kitfifo_poll(struct file *file, poll_table *wait)
 {
 	struct kitfifo *kf = file->private_data;
@@ -239,8 +242,10 @@ static long kitfifo_ioctl(struct file *file, unsigned int cmd,
 static const struct file_operations kitfifo_fops = {
 	.owner		= THIS_MODULE,	/* no rmmod while a file is open */
 	.open		= kitfifo_open,
+	/* LAB 1: read and write through iterators; splice from it too */
 	.read		= kitfifo_read,
 	.write		= kitfifo_write,
+	/* LAB END */
 	.poll		= kitfifo_poll,
 	.unlocked_ioctl	= kitfifo_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,

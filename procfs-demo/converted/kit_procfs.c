@@ -75,6 +75,7 @@ struct kit_procfs {
 
 static struct kit_procfs kit_procfs;
 
+/* LAB 5: let RWF_NOWAIT and io_uring reach the reads (IOCB_NOWAIT) */
 /*
  * IOCB_NOWAIT (preadv2() with RWF_NOWAIT, io_uring) asks us not to sleep,
  * not even on the mutex: then only try it; the caller gets -EAGAIN and
@@ -98,8 +99,11 @@ static int kit_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* LAB END */
+
 /* value: a whole number per write, at any file position. */
 
+/* LAB 5: read value as .proc_read_iter; no sleeping under IOCB_NOWAIT */
 static ssize_t value_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct kit_procfs *kp = iocb->ki_filp->private_data;
@@ -121,6 +125,7 @@ static ssize_t value_read_iter(struct kiocb *iocb, struct iov_iter *to)
  * writes stay as they were.  Once procfs has .proc_write_iter, convert
  * them as ../../debugfs-demo/converted/ does.
  */
+/* LAB END */
 
 static ssize_t value_write(struct file *file, const char __user *buf,
 			   size_t count, loff_t *ppos)
@@ -157,6 +162,7 @@ static int message_open(struct inode *inode, struct file *file)
 	return kit_open(inode, file);
 }
 
+/* LAB 5: read message as .proc_read_iter; no sleeping under IOCB_NOWAIT */
 static ssize_t message_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct kit_procfs *kp = iocb->ki_filp->private_data;
@@ -170,6 +176,8 @@ static ssize_t message_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	mutex_unlock(&kp->lock);
 	return simple_copy_to_iter(tmp, &iocb->ki_pos, len, to);
 }
+
+/* LAB END */
 
 /*
  * A write puts its bytes at the file position, as simple_write_to_buffer()
@@ -290,6 +298,7 @@ static int table_open(struct inode *inode, struct file *file)
  * SEEK_END counts from the inode size, which is 0 in procfs.  seq_lseek()
  * knows SEEK_SET and SEEK_CUR only.
  */
+/* LAB 5: the three files read through iterators; the writes stay */
 static const struct proc_ops value_ops = {
 	.proc_open	= kit_open,
 	.proc_read_iter	= value_read_iter,
@@ -316,6 +325,8 @@ static const struct proc_ops table_ops = {
 	.proc_lseek	= seq_lseek,
 	.proc_release	= seq_release,
 };
+
+/* LAB END */
 
 static const struct kit_file {
 	const char		*name;

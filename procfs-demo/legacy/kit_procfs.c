@@ -70,6 +70,7 @@ struct kit_procfs {
 
 static struct kit_procfs kit_procfs;
 
+/* LAB 5: let RWF_NOWAIT and io_uring reach the reads (IOCB_NOWAIT) */
 /* Every file's data is our instance: see the creation of the files. */
 static int kit_open(struct inode *inode, struct file *file)
 {
@@ -77,8 +78,11 @@ static int kit_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* LAB END */
+
 /* value: a whole number per write, at any file position. */
 
+/* LAB 5: read value as .proc_read_iter; no sleeping under IOCB_NOWAIT */
 static ssize_t value_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
 {
@@ -91,6 +95,8 @@ static ssize_t value_read(struct file *file, char __user *buf, size_t count,
 	mutex_unlock(&kp->lock);
 	return simple_read_from_buffer(buf, count, ppos, tmp, len);
 }
+
+/* LAB END */
 
 static ssize_t value_write(struct file *file, const char __user *buf,
 			   size_t count, loff_t *ppos)
@@ -127,6 +133,7 @@ static int message_open(struct inode *inode, struct file *file)
 	return kit_open(inode, file);
 }
 
+/* LAB 5: read message as .proc_read_iter; no sleeping under IOCB_NOWAIT */
 static ssize_t message_read(struct file *file, char __user *buf,
 			    size_t count, loff_t *ppos)
 {
@@ -140,6 +147,8 @@ static ssize_t message_read(struct file *file, char __user *buf,
 	mutex_unlock(&kp->lock);
 	return simple_read_from_buffer(buf, count, ppos, tmp, len);
 }
+
+/* LAB END */
 
 /*
  * A write puts its bytes at the file position, as simple_write_to_buffer()
@@ -256,6 +265,7 @@ static int table_open(struct inode *inode, struct file *file)
  * SEEK_END counts from the inode size, which is 0 in procfs.  seq_lseek()
  * knows SEEK_SET and SEEK_CUR only.
  */
+/* LAB 5: the three files read through iterators; the writes stay */
 static const struct proc_ops value_ops = {
 	.proc_open	= kit_open,
 	.proc_read	= value_read,
@@ -282,6 +292,8 @@ static const struct proc_ops table_ops = {
 	.proc_lseek	= seq_lseek,
 	.proc_release	= seq_release,
 };
+
+/* LAB END */
 
 static const struct kit_file {
 	const char		*name;

@@ -385,6 +385,7 @@ static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock)
 	}
 }
 
+/* LAB 3: the same read as a .read_iter, into any iterator; IOCB_NOWAIT too */
 /*
  * A read returns what one URB brought in (at most a packet), without
  * waiting for more; when it empties the buffer and the caller wanted more,
@@ -437,6 +438,8 @@ out:
 	wake_up_interruptible(&dev->bulk_in_wait);
 	return rv;
 }
+
+/* LAB END */
 
 /*
  * The URB and its buffer (URB_FREE_BUFFER) are freed by the USB core when
@@ -608,7 +611,9 @@ static const struct file_operations skel_fops = {
 	.release	= skel_release,
 	.flush		= skel_flush,
 	.poll		= skel_poll,
+	/* LAB 3: read through an iterator; splice from it too */
 	.read		= skel_read,
+	/* LAB END */
 	.write		= skel_write,
 };
 

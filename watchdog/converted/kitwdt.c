@@ -264,6 +264,7 @@ static void kitwdt_timer_fn(struct timer_list *t)
 	module_put(THIS_MODULE);
 }
 
+/* LAB 2: .read_iter/.write_iter: one call per readv/writev; RWF_NOWAIT ok */
 static int kitwdt_open(struct inode *inode, struct file *file)
 {
 	/* misc_open() left our struct miscdevice in private_data. */
@@ -361,6 +362,8 @@ static ssize_t kitwdt_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	spin_unlock_bh(&wdt->lock);
 	return count;
 }
+
+/* LAB END */
 
 /*
  * Reads and writes never wait, so the device is always readable and
@@ -508,8 +511,10 @@ static const struct file_operations kitwdt_fops = {
 	.owner		= THIS_MODULE,	/* no rmmod while a file is open */
 	.open		= kitwdt_open,
 	.release	= kitwdt_release,
+	/* LAB 2: read and write through iterators */
 	.read_iter	= kitwdt_read_iter,
 	.write_iter	= kitwdt_write_iter,
+	/* LAB END */
 	.poll		= kitwdt_poll,
 	.unlocked_ioctl	= kitwdt_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,	/* arguments are pointers */
