@@ -51,10 +51,9 @@ endif
 CHECK_KERNELS ?= $(KERNELS)
 ALL_DRIVERS := $(patsubst %/legacy/Kbuild,%,$(wildcard */legacy/Kbuild))
 DRIVERS ?= $(ALL_DRIVERS)
-FORMS := legacy converted
 
 # The module directories: the helpers' self-test and DRIVERS' forms.
-MODDIRS := common/selftest $(foreach d,$(DRIVERS),$(d)/legacy $(d)/converted)
+MODDIRS = common/selftest $(foreach d,$(DRIVERS),$(d)/legacy $(d)/converted)
 # scripts/convert's output of each legacy form (make convert-outputs), in
 # build/convert/DRIVER/wrapped and /native: built like the others when
 # present (DRIVERS' only), and with W=1 and sparse, where any warning fails.
@@ -76,14 +75,18 @@ all: modules tests
 # Modules build out of tree in build/RELEASE/DIR, a mirror of the source tree
 # made of symbolic links, so that each kernel has its own objects.  The
 # kernels build side by side (modules-for builds one: K=).  A directory
-# with nothing newer than its last plain build (its files, common/'s, the
-# kernel's Module.symvers) is skipped: kbuild would find nothing to do, in
-# a second or two.
+# whose sources, common/ and the kernel's symbols are as at its last plain
+# build (a checksum of their contents in .kit-built: not their times, which
+# a file put back with mv or cp -p keeps) is not handed to kbuild again;
+# one that changed is built afresh.
 modules:
 	@pids=; for k in $(KERNELS); do \
 		$(MAKE) modules-for K=$$k & pids="$$pids $$!"; \
 	done; \
 	rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
+
+SUM = find $$src $(CURDIR)/common -maxdepth 1 -type f | sort | \
+	xargs cat $$kdir/Module.symvers | md5sum
 
 modules-for:
 	@set -e; eval "$$(scripts/kernel $(K))"; \
@@ -93,23 +96,21 @@ modules-for:
 	for m in $(MODDIRS); do \
 		mkdir -p $$b/$$m; \
 		ln -sfn $(CURDIR)/$$m/* $$b/$$m/; \
-		s=$$b/$$m/.kit-built; \
-		[ -z "$(KBUILD_ARGS)" ] && [ -f $$s ] && [ -z "$$(find \
-			$(CURDIR)/$$m $(CURDIR)/common $$kdir/Module.symvers \
-			-maxdepth 1 -newer $$s)" ] && continue; \
-		rm -f $$s; \
+		src=$(CURDIR)/$$m; sum=$$($(SUM)); s=$$b/$$m/.kit-built; \
+		[ -z "$(KBUILD_ARGS)" ] && [ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && \
+			continue; \
+		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
 		$(MAKE) -C $$kdir M=$$b/$$m $(KBUILD_ARGS) modules; \
-		[ -n "$(KBUILD_ARGS)" ] || touch $$s; \
+		[ -n "$(KBUILD_ARGS)" ] || echo "$$sum" >$$s; \
 	done; \
 	for m in $(CONVERT_DIRS); do \
 		mkdir -p $$b/$$m; \
 		ln -sfn $(CURDIR)/build/convert/$$m/*.c \
 			$(CURDIR)/build/convert/$$m/Kbuild $$b/$$m/; \
+		src=$(CURDIR)/build/convert/$$m; sum=$$($(SUM)); \
 		s=$$b/$$m/.kit-built; \
-		[ -f $$s ] && [ -z "$$(find $(CURDIR)/build/convert/$$m \
-			$(CURDIR)/common $$kdir/Module.symvers \
-			-maxdepth 1 -newer $$s)" ] && continue; \
-		rm -f $$s; \
+		[ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && continue; \
+		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
 		$(MAKE) -C $$kdir M=$$b/$$m W=1 C=2 \
 			CHECK=$$(scripts/kernel sparse) modules \
 			>$$b/$$m/build.log 2>&1 || { cat $$b/$$m/build.log; exit 1; }; \
@@ -118,7 +119,7 @@ modules-for:
 			echo "convert: $$m: not W=1 and sparse clean on $$release"; \
 			exit 1; \
 		fi; \
-		touch $$s; \
+		echo "$$sum" >$$s; \
 	done
 
 tests: $(TESTS)
@@ -135,10 +136,13 @@ PREPARE = scripts/setup && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 setup:
 	@scripts/setup
 
+# A full check also tests the converter's outputs (convert-outputs, before
+# the build, which builds them); a check that DRIVERS narrows does not.
 check: KERNELS = $(CHECK_KERNELS)
 check:
-	@scripts/setup && $(MAKE) -s convert-outputs
-	@$(PREPARE)
+	@scripts/setup $(if $(filter-out $(DRIVERS),$(ALL_DRIVERS)),,\
+		&& $(MAKE) -s convert-outputs)
+	@scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 	@scripts/check
 
 # scripts/convert on a file of yours: a patch on stdout and a report, or the
@@ -169,13 +173,15 @@ build/convert/%/Kbuild: $$(dir $$*)legacy/Kbuild $$(wildcard $$(dir $$*)legacy/*
 convert-check: KERNELS = $(CHECK_KERNELS)
 convert-check:
 	@scripts/setup && $(MAKE) -s convert-outputs
-	@$(PREPARE)
+	@scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 	@FORMS="wrapped native" scripts/check
 
 # The converter's native output against the hand-converted form, as make
 # diff shows legacy against converted (TUTORIAL.md quotes it).
-convert-diff: convert-outputs
-	@for d in $(or $(DRIVER),$(ALL_DRIVERS)); do \
+convert-diff: DRIVERS = $(or $(DRIVER),$(ALL_DRIVERS))
+convert-diff:
+	@scripts/setup && $(MAKE) -s convert-outputs
+	@for d in $(DRIVERS); do \
 		for f in $$(cd $$d/converted && ls *.c); do \
 			diff -u --label "scripts/convert $$d/legacy/$$f" \
 				--label $$d/converted/$$f \
@@ -228,6 +234,7 @@ KSOURCES = $(filter-out $(COMPAT) $(USOURCES),$(SOURCES))
 CHECKPATCH := checkpatch.pl --strict --no-tree --quiet --show-types
 
 lint: KERNELS = $(CHECK_KERNELS)
+lint: DRIVERS = $(ALL_DRIVERS)
 lint:
 	@scripts/setup && scripts/kernel fetch $(KERNELS)
 	@set -e; PATH=$$(scripts/kernel checkpatch)/scripts:$$PATH; \
@@ -242,7 +249,8 @@ lint:
 		scripts/lab build $$k build/labs/start/* >/dev/null; \
 	done 2>&1 | tee -a build/lint.log
 	@! grep -E 'warning:|error:|^lab: |not available or not up to date' build/lint.log
-	@scripts/compile-commands --check $(firstword $(KERNELS)) \
+	@scripts/compile-commands --check \
+		$(if $(filter 6.1,$(KERNELS)),6.1,$(firstword $(KERNELS))) \
 		misc-fifo/converted/kitfifo.c debugfs-demo/converted/kit_debugfs.c
 	@echo "lint: clean"
 

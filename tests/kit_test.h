@@ -68,6 +68,7 @@ static int kit_converted;		/* --form converted */
 static int kit_iter;			/* --form converted or native */
 static int kit_legacy;			/* --form legacy */
 static const char *kit_form_name = "";	/* --form's argument */
+static const char *kit_prog = "";	/* the program's name: the driver's */
 static char *kit_skip_reason;		/* shared memory: set by KIT_SKIP() */
 
 static inline void kit_register(const char *name, void (*fn)(void),
@@ -93,8 +94,6 @@ static inline void kit_register(const char *name, void (*fn)(void),
 #define kit_form_converted() (kit_converted)
 #define kit_form_iter() (kit_iter)
 #define kit_form_legacy() (kit_legacy)
-/* Its name: the directory of its module, /kit/DRIVER/FORM/ in the guest. */
-#define kit_form() (kit_form_name)
 
 /* Whether the running kernel is major.minor or newer (from uname). */
 static inline int kit_kernel_at_least(int major, int minor)
@@ -289,22 +288,6 @@ static inline long long kit_module_param(const char *mod, const char *param)
 	return val;
 }
 
-/*
- * The file of module MOD, for a test that loads it again: MOD.ko in
- * $KIT_MODULE_DIR, which whoever loaded the module sets (kit-run,
- * scripts/vm --load, a generated driver's tests/run).
- */
-static inline const char *kit_module_file(const char *mod)
-{
-	static char path[4096];
-	const char *dir = getenv("KIT_MODULE_DIR");
-
-	if (!dir)
-		kit_fail("KIT_MODULE_DIR is not set: where is %s.ko?", mod);
-	snprintf(path, sizeof(path), "%s/%s.ko", dir, mod);
-	return path;
-}
-
 /* The path rel, relative to the directory of this test program. */
 static inline const char *kit_test_path(const char *rel)
 {
@@ -318,6 +301,27 @@ static inline const char *kit_test_path(const char *rel)
 	slash = strrchr(path, '/');
 	snprintf(slash + 1, sizeof(path) - (slash + 1 - path), "%s", rel);
 	return path;
+}
+
+/*
+ * The file of module MOD, for a test that loads it again: MOD.ko in
+ * $KIT_MODULE_DIR, which whoever loaded the module sets (kit-run,
+ * scripts/vm --load, a generated driver's tests/run); else where the
+ * guest keeps the form under test, /kit/DRIVER/FORM/MOD.ko beside
+ * /kit/tests/DRIVER (an insmod by hand in `make vm`).
+ */
+static inline const char *kit_module_file(const char *mod)
+{
+	static char path[4096];
+	const char *dir = getenv("KIT_MODULE_DIR");
+
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/%s.ko", dir, mod);
+		return path;
+	}
+	snprintf(path, sizeof(path), "../%s/%s/%s.ko", kit_prog,
+		 kit_form_name, mod);
+	return kit_test_path(path);
 }
 
 static volatile sig_atomic_t kit_alarm;
@@ -420,6 +424,7 @@ static inline int kit_test_main(int argc, char **argv)
 	kit_iter = kit_converted || !strcmp(form, "native");
 	kit_legacy = !strcmp(form, "legacy");
 	kit_form_name = form;
+	kit_prog = prog;
 	if (list)
 		return bad ? 2 : 0;
 	if (bad || !num || (!kit_iter && !kit_legacy &&

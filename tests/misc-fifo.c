@@ -747,7 +747,7 @@ KIT_TEST(kernel_read)
 		KIT_SKIP("needs root to load a module");
 	ko = open(path, O_RDONLY | O_CLOEXEC);
 	if (ko < 0)
-		KIT_SKIP("%.200s: %s", path, strerror(errno));
+		kit_fail("%.200s: %s (make builds it)", path, strerror(errno));
 	put(fd, 100, 1);
 	if (!kit_form_iter()) {
 		KIT_ASSERT_ERRNO(syscall(SYS_finit_module, ko, "path=" DEV, 0),
