@@ -31,7 +31,7 @@
 # Debian's archive, fetched by scripts/kernel into ~/.cache/iterkit, or
 # $ITERKIT_CACHE; never installed on the host), debug (Debian's newest 7.x
 # source with KASAN, lockdep, UBSAN, kmemleak and DEBUG_OBJECTS, built into
-# that cache by scripts/kernel from scripts/debug.config: about 15 minutes
+# that cache by scripts/kernel from scripts/debug.config: about 10 minutes
 # the first time) or the path of a configured and built kernel tree;
 # `make KDIR=/path/to/tree` is KERNELS=/path/to/tree.  The default is 6.1
 # 6.12; check and lint add debug.  DRIVERS picks the drivers that `make

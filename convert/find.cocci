@@ -51,7 +51,10 @@ p << ops.p;
 print("FIELD %s %s %s %s" % (opsname, fld, value.replace(" ", ""), p[0].line))
 
 @dbg@
-identifier creator =~ "^debugfs_create_file(_size|_aux|_aux_num)?$";
+// A set, not a regex: spatch 1.1 (Debian 12) reads =~ as PCRE, 1.3
+// (Debian 13) as OCaml's Str, where ( and | are plain characters.
+identifier creator = {debugfs_create_file, debugfs_create_file_size,
+		      debugfs_create_file_aux, debugfs_create_file_aux_num};
 expression list args;
 expression fops;
 position p;

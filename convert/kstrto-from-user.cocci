@@ -32,7 +32,15 @@ if func not in natives:
 @k@
 identifier fn.func, fn.fl, fn.buf, fn.count, fn.ppos;
 type fn.T;
-identifier from_user =~ "^kstrto(ull|ll|ul|l|uint|int|u64|s64|u32|s32|u16|s16|u8|s8|bool)_from_user$";
+// A set, not a regex (find.cocci says why).
+identifier from_user = {kstrtoull_from_user, kstrtoll_from_user,
+			kstrtoul_from_user, kstrtol_from_user,
+			kstrtouint_from_user, kstrtoint_from_user,
+			kstrtou64_from_user, kstrtos64_from_user,
+			kstrtou32_from_user, kstrtos32_from_user,
+			kstrtou16_from_user, kstrtos16_from_user,
+			kstrtou8_from_user, kstrtos8_from_user,
+			kstrtobool_from_user};
 position p;
 @@
 ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
