@@ -25,7 +25,8 @@
  *		 the buffer's user address)
  *	splice   splice() from the file into a pipe
  *	sendfile sendfile() from the file into a pipe
- *	poll     poll() for POLLIN | POLLOUT | POLLPRI: the revents, as IN,OUT
+ *	poll     poll() for POLLIN | POLLOUT | POLLPRI, not waiting, once the
+ *		 data is readable (or 5 s passed): the revents, as IN,OUT
  *		 (a comma: "|" would split a Markdown table cell)
  *	lseek    lseek(fd, 0, SEEK_SET)
  *
@@ -650,11 +651,19 @@ static const char *probe_poll(struct probe *p)
 		{ POLLERR, "ERR" }, { POLLHUP, "HUP" }, { POLLNVAL, "NVAL" },
 	};
 	static char cell[CELL];
-	struct pollfd pfd = { p->fd, POLLIN | POLLOUT | POLLPRI, 0 };
+	struct pollfd pfd = { p->fd, POLLIN, 0 };
 	size_t i;
 	int r;
 
+	/*
+	 * Data is ready, but skeleton's echo may take a moment (and a read
+	 * that an earlier probe left in flight may bring it in or not): wait
+	 * until it is readable, then take the cell from a poll that waits
+	 * for nothing.
+	 */
 	ready(p);
+	poll(&pfd, 1, NOWAIT_TRIES * 50);
+	pfd.events = POLLIN | POLLOUT | POLLPRI;
 	r = poll(&pfd, 1, 0);
 	if (r < 0)
 		return errname(errno);
