@@ -68,6 +68,7 @@
 #define CELL		32	/* bytes of one cell, with its NUL */
 #define PROBE_TIMEOUT	20	/* seconds: generous, under QEMU without KVM */
 #define NOWAIT_TRIES	100	/* RWF_NOWAIT: EAGAIN this often, 50 ms apart */
+#define READY_WAIT_MS	5000	/* poll: for the data to be readable */
 #define BUF_SIZE	8192
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -662,7 +663,7 @@ static const char *probe_poll(struct probe *p)
 	 * for nothing.
 	 */
 	ready(p);
-	poll(&pfd, 1, NOWAIT_TRIES * 50);
+	poll(&pfd, 1, READY_WAIT_MS);
 	pfd.events = POLLIN | POLLOUT | POLLPRI;
 	r = poll(&pfd, 1, 0);
 	if (r < 0)
