@@ -199,12 +199,12 @@ demo:
 	@scripts/demo
 
 # Both forms of each driver under the same workloads, one VM per kernel
-# (scripts/bench): one table, and build/RELEASE/bench.json.  Under TCG it
+# (bench/run): one table, and build/RELEASE/bench.json.  Under TCG it
 # counts instructions (BENCH=wall: the host's clock, as under KVM).  REPS
 # repetitions (default 5 counted, 15 timed).  It never fails on the figures.
 bench:
 	@$(PREPARE)
-	@scripts/bench
+	@bench/run
 
 # What each system call does to each driver and form, on each kernel: one
 # table on stdout (scripts/matrix), which TUTORIAL.md quotes.
@@ -274,16 +274,16 @@ doctest:
 doctest-update:
 	@scripts/doctest --update
 
-# The study site (scripts/site): static pages in build/site/, each driver's
+# The study site (site/build): static pages in build/site/, each driver's
 # forms side by side with TUTORIAL.md's notes on each hunk, the documents,
 # the matrix and the benchmark's plots, from the last runs' output; no VM.
-# site-check loads every page in headless Chromium (scripts/site-check).
+# site-check loads every page in headless Chromium (site/check).
 site:
 	@scripts/setup
-	@scripts/site
+	@site/build
 
 site-check: site
-	@scripts/site-check
+	@site/check
 
 # gdb on DRIVER's FORM module in a guest (scripts/debug), and a shell in a
 # guest with every module (a lab: the shell has no time limit).

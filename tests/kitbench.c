@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kitbench - time the kit's drivers, for `make bench` (scripts/kit-bench runs
+ * kitbench - time the kit's drivers, for `make bench` (guest/kit-bench runs
  * it in the guest, once per driver and form, with the module loaded).
  *
  *   kitbench [-n OPS | -t SECS] WORKLOAD[:OPS]...

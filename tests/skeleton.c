@@ -4,7 +4,7 @@
  *
  *	skeleton --form legacy|converted	(as root, module just loaded)
  *
- * The device is the Loopback gadget on dummy_hcd (tests/guest/usb-loopback,
+ * The device is the Loopback gadget on dummy_hcd (guest/usb-loopback,
  * set up by skeleton-setup before the module is loaded): what the host
  * writes to bulk-out comes back on bulk-in.  The gadget receives into
  * buffers of one packet (bulk_buflen = max packet) and sends each back as it

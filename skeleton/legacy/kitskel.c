@@ -23,7 +23,7 @@
  * (they are per open file); write buffers are plain kmalloc() memory freed
  * with their URB; there is a poll().
  *
- * To try it without hardware, tests/guest/usb-loopback sets up dummy_hcd
+ * To try it without hardware, guest/usb-loopback sets up dummy_hcd
  * and the Loopback gadget, which echoes whatever is written.
  *
  * This is the legacy form, with .read and .write. ../converted/kitskel.c is
