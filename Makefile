@@ -88,6 +88,10 @@ modules:
 SUM = find $$src $(CURDIR)/common -maxdepth 1 -type f | sort | \
 	xargs cat $$kdir/Module.symvers | md5sum
 
+# Debian's 6.1 headers hold no vmlinux, without which kbuild makes no
+# module's BTF and says so for each module: it is not asked to.
+NOBTF = $$([ -f $$kdir/vmlinux ] || echo CONFIG_DEBUG_INFO_BTF_MODULES=)
+
 modules-for:
 	@set -e; eval "$$(scripts/kernel $(K))"; \
 	b=$(CURDIR)/build/$$release; \
@@ -100,7 +104,7 @@ modules-for:
 		[ -z "$(KBUILD_ARGS)" ] && [ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && \
 			continue; \
 		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
-		$(MAKE) -C $$kdir M=$$b/$$m $(KBUILD_ARGS) modules; \
+		$(MAKE) -C $$kdir M=$$b/$$m $(NOBTF) $(KBUILD_ARGS) modules; \
 		[ -n "$(KBUILD_ARGS)" ] || echo "$$sum" >$$s; \
 	done; \
 	for m in $(CONVERT_DIRS); do \
@@ -111,7 +115,7 @@ modules-for:
 		s=$$b/$$m/.kit-built; \
 		[ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && continue; \
 		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
-		$(MAKE) -C $$kdir M=$$b/$$m W=1 C=2 \
+		$(MAKE) -C $$kdir M=$$b/$$m $(NOBTF) W=1 C=2 \
 			CHECK=$$(scripts/kernel sparse) modules \
 			>$$b/$$m/build.log 2>&1 || { cat $$b/$$m/build.log; exit 1; }; \
 		if grep -E 'warning:|error:|not available or not up to date' \
