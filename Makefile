@@ -378,13 +378,13 @@ FORM ?= converted
 # Those that take one kernel, and one driver.
 ifneq ($(filter debug vm grade compile_commands.json,$(MAKECMDGOALS)),)
 ifneq ($(words $(KERNEL)),1)
-$(error make $(filter debug vm grade compile_commands.json,$(MAKECMDGOALS)) takes one kernel, not $(KERNEL): say KERNEL=$(firstword $(KERNEL)), say)
+$(error make $(filter debug vm grade compile_commands.json,$(MAKECMDGOALS)) takes one kernel (KERNEL=$(firstword $(KERNEL)), say), not $(KERNEL))
 endif
 endif
 ifneq ($(filter debug vm,$(MAKECMDGOALS)),)
 ifneq ($(call given,DRIVER)$(call given,DRIVERS),)
 ifneq ($(words $(DRIVER)),1)
-$(error make $(filter debug vm,$(MAKECMDGOALS)) takes one driver, not $(DRIVER))
+$(error make $(filter debug vm,$(MAKECMDGOALS)) takes one driver (DRIVER=$(firstword $(DRIVER)), say), not $(DRIVER))
 endif
 endif
 endif
