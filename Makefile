@@ -4,6 +4,7 @@
 # and a converted (.read_iter/.write_iter) form, tested in real kernels.
 #
 #   make                  build every module, in both forms, for each kernel
+#   make help             the routes through the kit, and these targets, briefly
 #   make check            build, boot each kernel under QEMU and run the tests
 #   make demo             show the kit working
 #   make bench            measure both forms of each driver, on each kernel
@@ -15,7 +16,7 @@
 #   make convert-diff [DRIVER=d]  its native output against the hand conversion
 #   make convert-survey   the converter on Debian's kernel source (10-40 min)
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
-#   make vm [KERNEL=k] [DRIVER=d FORM=f]      a shell in the guest, for labs
+#   make vm [KERNEL=k] [DRIVER=d FORM=f]      a shell in a guest with the modules
 #   make lab [LAB=n]      the labs; with LAB, write lab n's start into labs/n
 #   make grade LAB=n [KERNEL=k]               test labs/n in a guest, score
 #   make doctest          run the examples in README.md and TUTORIAL.md
@@ -31,26 +32,76 @@
 # Debian's archive, fetched by scripts/kernel into ~/.cache/iterkit, or
 # $ITERKIT_CACHE; never installed on the host), debug (Debian's newest 7.x
 # source with KASAN, lockdep, UBSAN, kmemleak and DEBUG_OBJECTS, built into
-# that cache by scripts/kernel from scripts/debug.config: about 10 minutes
-# the first time) or the path of a configured and built kernel tree;
-# `make KDIR=/path/to/tree` is KERNELS=/path/to/tree.  The default is 6.1
-# 6.12; check and lint add debug.  DRIVERS picks the drivers that `make
-# check` tests; JOBS how many VMs it runs at once (default: one per core;
-# JOBS=1 runs one after the other).  debug and vm take one KERNEL (default
-# 6.12) and FORM (default converted); debug's gdb stub is on port 1234, or
-# PORT.  DRIVERS also narrows the build: make check DRIVERS=d builds d's
-# modules and the helpers' self-test only.
+# that cache by scripts/kernel from scripts/debug.config, once: it says how
+# far it is as it goes) or the path of a configured and built kernel tree;
+# `make KDIR=/path/to/tree` is KERNELS=/path/to/tree.  By default, the
+# build, demo, bench, matrix and doctest use 6.1 and 6.12; check, lint and
+# convert-check add debug; debug, vm and grade take one kernel, 6.12; and
+# compile_commands.json one, 6.1.  DRIVERS picks the drivers that `make
+# check` tests (and narrows its build to their modules and the helpers'
+# self-test); JOBS how many VMs it runs at once (default: one per core;
+# JOBS=1 runs one after the other).  debug and vm take FORM (default
+# converted); debug's gdb stub is on port 1234, or PORT.
+#
+# KERNEL and KERNELS are one variable, and so are DRIVER and DRIVERS: either
+# spelling works with every target (make check DRIVER=misc-fifo tests
+# misc-fifo).  A target that takes one kernel stops when given several, and
+# a name that is no kernel or driver of the kit stops make at once, with the
+# names it knows.
 
 ifdef KDIR
 KERNELS := $(KDIR)
 endif
+
+# Was VAR given on the command line?  (Not from the environment, where a
+# make's exported KERNELS and DRIVERS reach the makes that its recipes run.)
+given = $(filter command line,$(origin $(1)))
+
+ifneq ($(and $(call given,KERNEL),$(call given,KERNELS)),)
+ifneq ($(strip $(KERNEL)),$(strip $(KERNELS)))
+$(error KERNEL=$(KERNEL) and KERNELS=$(KERNELS): one variable, two values; give one)
+endif
+endif
+ifneq ($(call given,KERNEL),)
+KERNELS := $(KERNEL)
+else ifneq ($(call given,KERNELS),)
+KERNEL := $(KERNELS)
+endif
+
 ifeq ($(origin KERNELS),undefined)
 KERNELS := 6.1 6.12
 CHECK_KERNELS := 6.1 6.12 debug
 endif
-CHECK_KERNELS ?= $(KERNELS)
+ifndef CHECK_KERNELS
+CHECK_KERNELS := $(KERNELS)
+endif
 ALL_DRIVERS := $(patsubst %/legacy/Kbuild,%,$(wildcard */legacy/Kbuild))
+
+ifneq ($(and $(call given,DRIVER),$(call given,DRIVERS)),)
+ifneq ($(strip $(DRIVER)),$(strip $(DRIVERS)))
+$(error DRIVER=$(DRIVER) and DRIVERS=$(DRIVERS): one variable, two values; give one)
+endif
+endif
+ifneq ($(call given,DRIVER),)
+DRIVERS := $(DRIVER)
+else ifneq ($(call given,DRIVERS),)
+DRIVER := $(DRIVERS)
+endif
 DRIVERS ?= $(ALL_DRIVERS)
+
+# The names: a series, an architecture's build of it (arm64-6.12), the
+# debug kernel, or a kernel tree's path (with a /).
+SERIES := 6.1 6.12
+KNOWN_KERNELS := $(SERIES) debug
+bad_kernels := $(filter-out $(KNOWN_KERNELS) $(addprefix arm64-,$(SERIES)) \
+	%/ $(foreach k,$(KERNELS),$(if $(findstring /,$(k)),$(k))),$(KERNELS))
+ifneq ($(bad_kernels),)
+$(error no kernel $(bad_kernels) in this kit: the kernels are $(KNOWN_KERNELS), or a built kernel tree's path (make kernels: what Debian has))
+endif
+bad_drivers := $(filter-out $(ALL_DRIVERS),$(DRIVERS))
+ifneq ($(bad_drivers),)
+$(error no driver $(bad_drivers) in this kit: the drivers are $(ALL_DRIVERS))
+endif
 
 # The module directories: the helpers' self-test and DRIVERS' forms.
 MODDIRS = common/selftest $(foreach d,$(DRIVERS),$(d)/legacy $(d)/converted)
@@ -65,7 +116,7 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 
 export KERNELS DRIVERS JOBS
 
-.PHONY: all modules modules-for tests setup check demo lint diff doctest doctest-update
+.PHONY: all modules modules-for tests setup help check demo lint diff doctest doctest-update
 .PHONY: matrix bench debug vm lab grade clean kernels clean-kernels kernel-debug
 .PHONY: compile_commands.json site site-check
 .PHONY: convert convert-outputs convert-check convert-diff convert-survey
@@ -88,6 +139,10 @@ modules:
 SUM = find $$src $(CURDIR)/common -maxdepth 1 -type f | sort | \
 	xargs cat $$kdir/Module.symvers | md5sum
 
+# Debian's 6.1 headers hold no vmlinux, without which kbuild makes no
+# module's BTF and says so for each module: it is not asked to.
+NOBTF = $$([ -f $$kdir/vmlinux ] || echo CONFIG_DEBUG_INFO_BTF_MODULES=)
+
 modules-for:
 	@set -e; eval "$$(scripts/kernel $(K))"; \
 	b=$(CURDIR)/build/$$release; \
@@ -100,7 +155,7 @@ modules-for:
 		[ -z "$(KBUILD_ARGS)" ] && [ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && \
 			continue; \
 		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
-		$(MAKE) -C $$kdir M=$$b/$$m $(KBUILD_ARGS) modules; \
+		$(MAKE) -C $$kdir M=$$b/$$m $(NOBTF) $(KBUILD_ARGS) modules; \
 		[ -n "$(KBUILD_ARGS)" ] || echo "$$sum" >$$s; \
 	done; \
 	for m in $(CONVERT_DIRS); do \
@@ -111,7 +166,7 @@ modules-for:
 		s=$$b/$$m/.kit-built; \
 		[ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && continue; \
 		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
-		$(MAKE) -C $$kdir M=$$b/$$m W=1 C=2 \
+		$(MAKE) -C $$kdir M=$$b/$$m $(NOBTF) W=1 C=2 \
 			CHECK=$$(scripts/kernel sparse) modules \
 			>$$b/$$m/build.log 2>&1 || { cat $$b/$$m/build.log; exit 1; }; \
 		if grep -E 'warning:|error:|not available or not up to date' \
@@ -130,18 +185,45 @@ build/tests/%: tests/%.c $(wildcard tests/*.h)
 
 # What every target that boots a guest does first: the host's tools
 # (scripts/setup, through sudo), the kernels (scripts/kernel, no root; the
-# newest release of each series), then the build.
-PREPARE = scripts/setup && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
+# newest release of each series), then the build.  The tools are those of
+# what the target runs: scripts/setup's base group, its kernel-build group
+# when KERNELS has the debug kernel, and the groups in SETUP_GROUPS.
+SETUP = scripts/setup base $(if $(filter debug,$(KERNELS)),kernel-build) \
+	$(SETUP_GROUPS)
+PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
+
+# Does DRIVERS name every driver?  (A full check tests the kit's tools too.)
+EVERY = $(if $(filter-out $(DRIVERS),$(ALL_DRIVERS)),,1)
 
 setup:
 	@scripts/setup
 
+# The routes through the kit, then the targets as this file's head lists
+# them.
+help:
+	@echo "iterkit: character-device drivers, each in a legacy (.read/.write)"
+	@echo "and a converted (.read_iter/.write_iter) form, tested in real kernels."
+	@echo
+	@echo "Routes (README.md: a page for each):"
+	@echo "  students        make demo; make lab, then make lab LAB=1 and"
+	@echo "                  make grade LAB=1 (6.12 only: no debug kernel)"
+	@echo "  teachers        make lab LAB=n: a lab's start to hand out;"
+	@echo "                  make grade LAB=n: a submission's score"
+	@echo "  driver authors  make diff DRIVER=d: a conversion; scripts/new-driver"
+	@echo "                  NAME --from d --into ~/src/NAME: a driver of yours"
+	@echo "  maintainers     make check (every test, on 6.1, 6.12 and the debug"
+	@echo "                  kernel), make lint, make doctest, make site-check"
+	@echo
+	@echo "Targets (KERNELS=, DRIVERS= narrow them; make check DRIVERS=misc-fifo"
+	@echo "KERNELS=6.12 is one driver on one kernel):"
+	@sed -n 's/^#   make /  make /p' Makefile
+
 # A full check also tests the converter's outputs (convert-outputs, before
 # the build, which builds them); a check that DRIVERS narrows does not.
 check: KERNELS = $(CHECK_KERNELS)
+check: SETUP_GROUPS = $(if $(EVERY),python gdb convert dkms)
 check:
-	@scripts/setup $(if $(filter-out $(DRIVERS),$(ALL_DRIVERS)),,\
-		&& $(MAKE) -s convert-outputs)
+	@$(SETUP) $(if $(EVERY),&& $(MAKE) -s convert-outputs)
 	@scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 	@scripts/check
 
@@ -149,7 +231,7 @@ check:
 # file rewritten (IN_PLACE=1); MODE=wrap for the wrapper only.
 convert:
 	@test -n "$(SRC)" || { echo "make convert: say SRC=file.c" >&2; exit 2; }
-	@scripts/setup
+	@scripts/setup convert
 	@scripts/convert --$(or $(MODE),native) $(if $(IN_PLACE),--in-place) $(SRC)
 
 # The converter's output of each driver's legacy form, in both modes, in
@@ -171,16 +253,16 @@ build/convert/%/Kbuild: $$(dir $$*)legacy/Kbuild $$(wildcard $$(dir $$*)legacy/*
 # (wrapped) or the iterator path's (native); make check does this too, in
 # its suite VMs.
 convert-check: KERNELS = $(CHECK_KERNELS)
+convert-check: SETUP_GROUPS = convert
 convert-check:
-	@scripts/setup && $(MAKE) -s convert-outputs
+	@$(SETUP) && $(MAKE) -s convert-outputs
 	@scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 	@FORMS="wrapped native" scripts/check
 
 # The converter's native output against the hand-converted form, as make
 # diff shows legacy against converted (TUTORIAL.md quotes it).
-convert-diff: DRIVERS = $(or $(DRIVER),$(ALL_DRIVERS))
 convert-diff:
-	@scripts/setup && $(MAKE) -s convert-outputs
+	@scripts/setup convert && $(MAKE) -s convert-outputs
 	@for d in $(DRIVERS); do \
 		for f in $$(cd $$d/converted && ls *.c); do \
 			diff -u --label "scripts/convert $$d/legacy/$$f" \
@@ -192,7 +274,7 @@ convert-diff:
 # The converter on real drivers: Debian's newest kernel source, compiled
 # against allmodconfig; writes convert/survey.txt (scripts/convert-survey).
 convert-survey:
-	@scripts/setup && scripts/convert-survey
+	@scripts/setup base kernel-build convert && scripts/convert-survey
 
 demo:
 	@$(PREPARE)
@@ -202,6 +284,7 @@ demo:
 # (bench/run): one table, and build/RELEASE/bench.json.  Under TCG it
 # counts instructions (BENCH=wall: the host's clock, as under KVM).  REPS
 # repetitions (default 5 counted, 15 timed).  It never fails on the figures.
+bench: SETUP_GROUPS = python
 bench:
 	@$(PREPARE)
 	@bench/run
@@ -235,8 +318,9 @@ CHECKPATCH := checkpatch.pl --strict --no-tree --quiet --show-types
 
 lint: KERNELS = $(CHECK_KERNELS)
 lint: DRIVERS = $(ALL_DRIVERS)
+lint: SETUP_GROUPS = lint
 lint:
-	@scripts/setup && scripts/kernel fetch $(KERNELS)
+	@$(SETUP) && scripts/kernel fetch $(KERNELS)
 	@set -e; PATH=$$(scripts/kernel checkpatch)/scripts:$$PATH; \
 	$(CHECKPATCH) -f $(KSOURCES); \
 	$(CHECKPATCH) --ignore LINUX_VERSION_CODE -f $(COMPAT); \
@@ -257,7 +341,7 @@ lint:
 # The labels keep file times out, so that TUTORIAL.md can quote the output.
 # diff exits 1 when the files differ, which is the point here.
 diff:
-	@for d in $(or $(DRIVER),$(ALL_DRIVERS)); do \
+	@for d in $(DRIVERS); do \
 		for f in $$(ls $$d/legacy); do \
 			diff -u --color=auto --label $$d/legacy/$$f \
 				--label $$d/converted/$$f \
@@ -267,6 +351,7 @@ diff:
 
 # The documentation's examples, run as written (scripts/doctest explains the
 # marks); doctest-update rewrites the quoted outputs, such as `make diff`.
+doctest: SETUP_GROUPS = all
 doctest:
 	@$(PREPARE)
 	@scripts/doctest
@@ -279,7 +364,7 @@ doctest-update:
 # the matrix and the benchmark's plots, from the last runs' output; no VM.
 # site-check loads every page in headless Chromium (site/check).
 site:
-	@scripts/setup
+	@scripts/setup site
 	@site/build
 
 site-check: site
@@ -290,7 +375,22 @@ site-check: site
 KERNEL ?= 6.12
 FORM ?= converted
 
+# Those that take one kernel, and one driver.
+ifneq ($(filter debug vm grade compile_commands.json,$(MAKECMDGOALS)),)
+ifneq ($(words $(KERNEL)),1)
+$(error make $(filter debug vm grade compile_commands.json,$(MAKECMDGOALS)) takes one kernel (KERNEL=$(firstword $(KERNEL)), say), not $(KERNEL))
+endif
+endif
+ifneq ($(filter debug vm,$(MAKECMDGOALS)),)
+ifneq ($(call given,DRIVER)$(call given,DRIVERS),)
+ifneq ($(words $(DRIVER)),1)
+$(error make $(filter debug vm,$(MAKECMDGOALS)) takes one driver (DRIVER=$(firstword $(DRIVER)), say), not $(DRIVER))
+endif
+endif
+endif
+
 debug: KERNELS = $(KERNEL)
+debug: SETUP_GROUPS = gdb
 debug:
 	@test -n "$(DRIVER)" || { echo "make debug: say DRIVER=" \
 		"(one of: $(ALL_DRIVERS))" >&2; exit 2; }
@@ -325,14 +425,15 @@ kernels:
 # for KERNEL: 6.1 unless named, whose gen_compile_commands.py comes with
 # checkpatch's linux-source-6.1 and reads 6.1's build only (the debug
 # kernel's source, once fetched, has one that reads any kernel's).
-compile_commands.json: KERNELS = $(if $(filter command line environment, \
-	$(origin KERNEL)),$(KERNEL),6.1)
+compile_commands.json: KERNELS = $(if $(call given,KERNEL)$(call given,KERNELS),\
+	$(KERNEL),6.1)
+compile_commands.json: SETUP_GROUPS = lint
 compile_commands.json:
-	@scripts/setup && scripts/kernel fetch $(KERNELS) && $(MAKE) -s modules
+	@$(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s modules
 	@scripts/compile-commands $(KERNELS)
 
 kernel-debug:
-	@scripts/setup && scripts/kernel build
+	@scripts/setup base kernel-build && scripts/kernel build
 
 clean:
 	rm -rf build
