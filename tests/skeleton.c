@@ -1181,7 +1181,9 @@ KIT_TEST(poll_during_a_reset)
 	start_reset(&r);
 	KIT_ASSERT_EQ(poll1(fd, POLLIN, 0), 0);
 	KIT_ASSERT(reset_draining(&r));		/* poll did not wait for it */
-	start_poller(&p, fd, POLLIN);
+	/* A poller that sleeps now is woken when the reset ends. */
+	p = (struct poller){ .fd = fd, .events = POLLIN };
+	KIT_ASSERT(!pthread_create(&p.id, NULL, poller_fn, &p));
 	join_reset(&r);
 	KIT_ASSERT(join_poller(&p) & POLLERR);	/* the reset, for fd */
 	KIT_ASSERT_ERRNO(read(fd, &c, 1), EPIPE);

@@ -35,13 +35,15 @@ static ushort ep;
 module_param(ep, ushort, 0444);
 MODULE_PARM_DESC(ep, "The endpoint's address: its number, | 0x80 for IN");
 
+static struct usb_device_id kit_usbhalt_id;	/* vendor:product */
+
 /* usb_for_each_dev()'s callback: the device with our ids, referenced. */
 static int kit_usbhalt_match(struct usb_device *udev, void *data)
 {
+	struct usb_interface *intf = usb_ifnum_to_if(udev, 0);
 	struct usb_device **found = data;
 
-	if (le16_to_cpu(udev->descriptor.idVendor) != vendor ||
-	    le16_to_cpu(udev->descriptor.idProduct) != product)
+	if (!intf || !usb_match_one_id(intf, &kit_usbhalt_id))
 		return 0;
 	*found = usb_get_dev(udev);
 	return 1;
@@ -56,6 +58,7 @@ static int __init kit_usbhalt_init(void)
 		pr_err("ep=%#x: not a data endpoint's address\n", ep);
 		return -EINVAL;
 	}
+	kit_usbhalt_id = (struct usb_device_id){ USB_DEVICE(vendor, product) };
 	usb_for_each_dev(&udev, kit_usbhalt_match);
 	if (!udev) {
 		pr_info("no device %04x:%04x\n", vendor, product);
