@@ -41,9 +41,15 @@
 
 /*
  * copy_splice_read(): 6.5 ("splice: Rename direct_splice_read() to
- * copy_splice_read()", David Howells) replaced generic_file_splice_read()
- * for files without a page cache.  Before 6.5 the old function does the
- * same job for a .read_iter driver (through an ITER_PIPE iterator).
+ * copy_splice_read()", David Howells), in the series that also removed
+ * generic_file_splice_read() and ITER_PIPE.  6.3 and 6.4 export the same
+ * function as direct_splice_read() (for cifs), but still have
+ * generic_file_splice_read() hand a .read_iter file an ITER_PIPE iterator
+ * (as linux 6.3.8's and 6.4.6's fs/splice.c read), and so does 6.1.  The
+ * fallback is that one, for every kernel before 6.5: a .read_iter driver
+ * gets a kernel-memory iterator either way (ITER_PIPE, or ITER_BVEC from
+ * 6.5), for no more than the pipe has room for (do_splice_to(), or
+ * vfs_splice_read(), caps the length first).
  */
 #if KIT_BEFORE(6, 5, 0)
 #define copy_splice_read generic_file_splice_read
@@ -76,14 +82,18 @@ bool kit_copy_to_iter_full(const void *addr, size_t bytes, struct iov_iter *i)
  * the segment a user-backed iterator is at.  On 6.1 an ITER_UBUF keeps its
  * address in ->ubuf (plus ->iov_offset) and an ITER_IOVEC its array in
  * ->iov; iov_iter_iovec() there reads ->iov even for ITER_UBUF, so it
- * can't be used.  Only valid for ITER_UBUF and ITER_IOVEC.
+ * can't be used.  Only valid for ITER_UBUF and ITER_IOVEC.  The gate is
+ * the version, not "#ifndef iter_iov_addr": that tested one name for two,
+ * and upstream has them as macros or functions (iter_iov_len() is a macro
+ * in 6.12, a function in 7.3).
  *
  * Note that upstream's iter_iov_len() of an ITER_UBUF is "count -
- * iov_offset", which is too small once the iterator has been advanced;
- * the 6.1 version below gives the remaining count, and iterkit.h never
- * asks iter_iov_len() about an ITER_UBUF.
+ * iov_offset" in 6.4 to 6.12 (7.3's returns count), which is too small
+ * once the iterator has been advanced; the 6.1 version below gives the
+ * remaining count, and iterkit.h never asks iter_iov_len() about an
+ * ITER_UBUF.
  */
-#ifndef iter_iov_addr
+#if KIT_BEFORE(6, 4, 0)
 static inline void __user *kit_iter_iov_addr(const struct iov_iter *i)
 {
 	if (iter_is_ubuf(i))
@@ -119,10 +129,13 @@ static inline size_t kit_iter_iov_len(const struct iov_iter *i)
  * Thomas Gleixner), and 6.1.y only from 6.1.158.  It waits for a running
  * callback, like timer_delete_sync(), and also keeps the timer from being
  * armed again.  Before it, timer_delete_sync() is as safe for a caller
- * whose callback re-arms only while the caller's own state says so, and
- * which clears that state (under the lock the callback takes) first: the
- * watchdog's exit does.  The fallback is defined on every kernel, so that
- * the self-test compiles and runs it everywhere; only the name is gated.
+ * that knows nothing can arm the timer any more once it is called.  The
+ * watchdog's exit knows it from its module reference: a running watchdog
+ * holds the module, so exit runs only once the watchdog has stopped, and a
+ * stopped watchdog's callback arms nothing (it may still be returning from
+ * an expiry, which timer_delete_sync() waits for).  The fallback is
+ * defined on every kernel, so that the self-test compiles and runs it
+ * everywhere; only the name is gated.
  */
 static inline int kit_timer_shutdown_sync(struct timer_list *timer)
 {
@@ -215,11 +228,13 @@ kit_hrtimer_setup_on_stack(struct hrtimer *timer,
  * KIT_DEFINE_DEVNODE_MODE(prefix, mode) defines that callback as
  * prefix_devnode(), e.g.
  *
- *	KIT_DEFINE_DEVNODE_MODE(kitfoo, 0666);
+ *	KIT_DEFINE_DEVNODE_MODE(kitfoo, 0600);
  *	...
  *	.devnode = kitfoo_devnode,
  *
- * and KIT_DEVNODE_CONST is there for a callback that does more.
+ * (0600 is what the kernel gives a node anyway; who else may use it is the
+ * system's policy: a udev rule, not the driver's mode, should widen it.)
+ * KIT_DEVNODE_CONST is there for a callback that does more.
  */
 #if KIT_BEFORE(6, 2, 0)
 #define KIT_DEVNODE_CONST

@@ -30,6 +30,28 @@
  * data).  Keep .owner = THIS_MODULE: an open file then pins the module, so
  * its code stays while the VFS can still call it.  What this header adds is
  * for files removed while the module stays (a device going away).
+ *
+ * It protects .read_iter and .write_iter only, the handlers it wraps (and
+ * so the generic splice methods, which call them).  Any other method you
+ * give such a file (poll, unlocked_ioctl, mmap, ...) is called as it is,
+ * removal or not, and must bracket itself the same way:
+ *
+ *	static long foo_ioctl(struct file *file, unsigned int cmd,
+ *			      unsigned long arg)
+ *	{
+ *		struct dentry *dentry = file->f_path.dentry;
+ *		long ret;
+ *
+ *		ret = debugfs_file_get(dentry);
+ *		if (ret)
+ *			return ret;	(-EIO once the file is removed)
+ *		ret = ...;		(the driver's data is safe to use here)
+ *		debugfs_file_put(dentry);
+ *		return ret;
+ *	}
+ *
+ * (.release runs even after the removal: it must not need the driver's
+ * data then.)
  */
 #ifndef _KIT_DEBUGFS_ITER_H
 #define _KIT_DEBUGFS_ITER_H
@@ -73,7 +95,8 @@ kit_debugfs_iter_call(struct kiocb *iocb, struct iov_iter *iter,
  * @name: a read_iter or write_iter handler (both have the same type)
  *
  * Put it after the handler and set ".read_iter = name_safe" (or
- * .write_iter) in fops given to debugfs_create_file_unsafe().
+ * .write_iter) in fops given to debugfs_create_file_unsafe().  Other
+ * methods need the bracket written out: see the top of this file.
  */
 #define DEBUGFS_ITER_SAFE(name)						\
 static ssize_t name##_safe(struct kiocb *iocb, struct iov_iter *iter)	\

@@ -10,7 +10,6 @@
  * reset to the defaults and then call attr_*().
  *
  *	#define ATTR_DIR	"/proc/kit-procfs"	(the directory)
- *	#define ATTR_HOLD	"hold"		(the file of "hold"/"release")
  *	#include "attr_test.h"			(instead of kit_test.h)
  */
 #ifndef ATTR_TEST_H
@@ -24,9 +23,6 @@
 
 #ifndef ATTR_DIR
 #error "define ATTR_DIR, the directory of value and message, first"
-#endif
-#ifndef ATTR_HOLD
-#error "define ATTR_HOLD, the file of the \"hold\" test hook, first"
 #endif
 
 #define DEFAULT_VALUE	42
@@ -410,7 +406,19 @@ static void attr_efault(void)
 	expect_content("message", "WXYZefgh", 8);
 }
 
-/* --- a contended lock: the driver's test hook holds it --- */
+#ifdef KIT_TEST_HOOKS
+/*
+ * --- a contended lock: the driver's test hook holds it ---
+ *
+ * The kit builds test hooks into its own drivers (KIT_TEST_HOOKS), and a
+ * test program that defines KIT_TEST_HOOKS before it includes this header
+ * gets the tests that use them.  scripts/new-driver leaves the hooks out of
+ * the driver it makes, and these tests out of its test program.  The
+ * directory's test-hooks file takes "hold", which holds the driver's lock
+ * until "release".
+ */
+
+#define ATTR_HOOKS	"test-hooks"	/* the kit's test hooks' file */
 
 /* A thread that runs fn() and says when it is done. */
 struct attr_thread {
@@ -452,7 +460,7 @@ static int attr_thread_done(struct attr_thread *t)
 
 static void write_hold(void)
 {
-	int fd = open_file(ATTR_HOLD, O_WRONLY);
+	int fd = open_file(ATTR_HOOKS, O_WRONLY);
 
 	/* It returns at "release", or ETIMEDOUT if a call waited for it. */
 	if (write(fd, "hold", 4) != 4)
@@ -471,7 +479,7 @@ static void hold_lock(void)
 
 static void release_lock(void)
 {
-	put(ATTR_HOLD, "release");
+	put(ATTR_HOOKS, "release");
 	pthread_join(holder.id, NULL);
 }
 
@@ -517,6 +525,7 @@ static void attr_contended_reads(void)
 	close(vfd);
 	close(mfd);
 }
+#endif /* KIT_TEST_HOOKS */
 
 /* --- concurrency: readers never see a torn value or message --- */
 

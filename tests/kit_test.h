@@ -43,10 +43,14 @@
 #include <stdlib.h>
 #include <stdnoreturn.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/userfaultfd.h>
 
 #define KIT_MAX_TESTS		128
 #define KIT_MAX_THREADS		64
@@ -272,6 +276,63 @@ static inline char *kit_edge_buf(size_t n)
 }
 
 #define kit_bad_ptr() ((void *)kit_edge_buf(0))
+
+/*
+ * A page that holds up whoever touches it first, a system call's copy to or
+ * from it included, until kit_stall_release(): userfaultfd.  For a test
+ * that needs a driver to be in the middle of a copy, holding whatever it
+ * holds while it copies (a mutex, say).  kit_stall_init() skips the test
+ * where userfaultfd is missing or forbidden.
+ */
+struct kit_stall {
+	int uffd;
+	char *page;
+	size_t size;
+};
+
+static inline void kit_stall_init(struct kit_stall *st)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	st->size = sysconf(_SC_PAGESIZE);
+	st->uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (st->uffd < 0)
+		KIT_SKIP("userfaultfd: %s", strerror(errno));
+	st->page = mmap(NULL, st->size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (st->page == MAP_FAILED)
+		kit_fail("mmap: %s", strerror(errno));
+	reg.range = (struct uffdio_range){ (unsigned long)st->page, st->size };
+	if (ioctl(st->uffd, UFFDIO_API, &api) ||
+	    ioctl(st->uffd, UFFDIO_REGISTER, &reg))
+		kit_fail("userfaultfd: %s", strerror(errno));
+}
+
+/* Wait until something touches the page: it sleeps in that fault now. */
+static inline void kit_stall_wait(struct kit_stall *st)
+{
+	struct uffd_msg msg;
+
+	if (read(st->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		kit_fail("userfaultfd: no page fault (%s)", strerror(errno));
+}
+
+/* Let it go on: the page appears, zero-filled, and the copy completes. */
+static inline void kit_stall_release(struct kit_stall *st)
+{
+	char *zeros = calloc(1, st->size);
+	struct uffdio_copy copy = {
+		.dst = (unsigned long)st->page,
+		.src = (unsigned long)zeros,
+		.len = st->size,
+	};
+
+	if (!zeros || ioctl(st->uffd, UFFDIO_COPY, &copy))
+		kit_fail("UFFDIO_COPY: %s", strerror(errno));
+	free(zeros);
+}
 
 /* The value of /sys/module/MOD/parameters/PARAM; the test fails without. */
 static inline long long kit_module_param(const char *mod, const char *param)

@@ -117,6 +117,15 @@ static void expect_empty(int fd)
 	KIT_ASSERT_EQ(poll(&p, 1, 0), 0);
 }
 
+/* What poll() says now, for POLLIN | POLLOUT. */
+static int poll_now(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };
+
+	KIT_ASSERT_OK(poll(&p, 1, 0));
+	return p.revents;
+}
+
 /* Fill the queue with max_event events (seeds 0, 1, ...); their number. */
 static int fill_up(int nbfd)
 {
@@ -471,20 +480,86 @@ KIT_TEST(signal_sa_restart_restarts_read)
 	KIT_ASSERT_EQ(signals, 1);
 }
 
-/* --- poll and epoll --- */
+/*
+ * A reader in the middle of its copy holds read_lock (here for as long as
+ * userfaultfd holds its buffer's page back).  A non-blocking read meanwhile,
+ * which poll() says will find an event, waits for the lock, as for a
+ * pipe's mutex, and reads the next event: no EAGAIN for a lock held for a
+ * copy.  Likewise a non-blocking write while a writer is in its copy.
+ */
+static struct kit_stall stall;
+static int stalled_fd, stalled_write;
+static ssize_t stalled_ret;
 
-static int poll_now(int fd)
+static void *stalled_call(void *arg)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };
-
-	KIT_ASSERT_OK(poll(&p, 1, 0));
-	return p.revents;
+	if (stalled_write)
+		stalled_ret = write(stalled_fd, stall.page, 100);
+	else
+		stalled_ret = read(stalled_fd, stall.page, 100);
+	return arg;
 }
 
+static void release_stall(void)
+{
+	kit_stall_release(&stall);
+}
+
+/* Start the stalled call (a read, or a write) on fd: it holds the lock. */
+static void start_stalled(struct kit_threads *t, int fd, int is_write)
+{
+	kit_stall_init(&stall);
+	stalled_fd = fd;
+	stalled_write = is_write;
+	kit_threads_start(t, 1, stalled_call);
+	kit_stall_wait(&stall);
+}
+
+KIT_TEST(nonblock_read_waits_for_a_copy)
+{
+	struct kit_threads t;
+	int nbfd, fd = fifo_open(0);
+
+	put(fd, 100, 1);
+	put(fd, 50, 2);
+	start_stalled(&t, fd, 0);
+	nbfd = KIT_ASSERT_OK(open(DEV, O_RDWR | O_NONBLOCK));
+	KIT_ASSERT(poll_now(nbfd) & POLLIN);
+	helper_start(SYS_read, release_stall);
+	get(nbfd, 50, 2);
+	helper_join();
+	kit_threads_join(&t);
+	KIT_ASSERT_EQ(stalled_ret, 100);
+	check(stall.page, 100, 1);
+	expect_empty(fd);
+}
+
+KIT_TEST(nonblock_write_waits_for_a_copy)
+{
+	struct kit_threads t;
+	int nbfd, fd = fifo_open(0);
+
+	start_stalled(&t, fd, 1);
+	nbfd = KIT_ASSERT_OK(open(DEV, O_RDWR | O_NONBLOCK));
+	KIT_ASSERT(poll_now(nbfd) & POLLOUT);
+	helper_start(SYS_write, release_stall);
+	put(nbfd, 50, 2);
+	helper_join();
+	kit_threads_join(&t);
+	KIT_ASSERT_EQ(stalled_ret, 100);
+	memset(wbuf, 0, 100);			/* the page came zero-filled */
+	KIT_ASSERT_EQ(read(fd, rbuf, sizeof(rbuf)), 100);
+	KIT_ASSERT(!memcmp(rbuf, wbuf, 100));
+	get(fd, 50, 2);
+	expect_empty(fd);
+}
+
+/* --- poll and epoll --- */
+
 /*
- * EPOLLOUT means "an event fits now", if only a 1-byte one (kitfifo_poll()
- * says what a poller may rely on): it goes away only when the queue has no
- * room for any event.
+ * EPOLLOUT means "an event fits now", if only a 1-byte one, for a file that
+ * was not refused an event since its last write (kitfifo_poll()): it goes
+ * away when the queue has no room for any event.
  */
 KIT_TEST(poll_reports_in_and_out)
 {
@@ -506,26 +581,66 @@ KIT_TEST(poll_reports_in_and_out)
 }
 
 /*
- * The choice EPOLLOUT pins: room for 10 bytes, not for max_event. A poller
- * is told it may write, and its 10-byte event goes in; a bigger one gets
- * EAGAIN, as EPOLLOUT does not promise the room for it.
+ * Room for 10 bytes, not for max_event.  A file that was never refused is
+ * told it may write, and its 10-byte event goes in.  One that was refused
+ * (EAGAIN) an event is not, until that event fits: a bigger event than
+ * the room gets EAGAIN, and then no EPOLLOUT, whatever size was refused;
+ * the file's next write that goes in ends that.
  */
 KIT_TEST(poll_out_while_a_small_event_fits)
 {
-	int n, room, fd = fifo_open(O_NONBLOCK);
+	int n, room, other, fd = fifo_open(O_NONBLOCK);
 
-	n = fill_up(fd);
+	n = fill_up(fd);			/* refused: max_event */
 	room = room_after(n);
 	if (room < RECSIZE + 11)
 		KIT_SKIP("queue_bytes leaves %d bytes after %d events", room, n);
-	put(fd, room - RECSIZE - 10, n);	/* leaves room for 10 bytes */
-	KIT_ASSERT_EQ(poll_now(fd), POLLIN | POLLOUT);
-	KIT_ASSERT_ERRNO(write(fd, wbuf, max_event), EAGAIN);
-	KIT_ASSERT_ERRNO(write(fd, wbuf, 11), EAGAIN);
-	KIT_ASSERT_EQ(poll_now(fd), POLLIN | POLLOUT);
-	put(fd, 10, n + 1);
+	other = KIT_ASSERT_OK(open(DEV, O_RDWR | O_NONBLOCK));
+	put(other, room - RECSIZE - 10, n);	/* leaves room for 10 bytes */
+	KIT_ASSERT_EQ(poll_now(other), POLLIN | POLLOUT);
 	KIT_ASSERT_EQ(poll_now(fd), POLLIN);
+	KIT_ASSERT_ERRNO(write(other, wbuf, 11), EAGAIN);
+	KIT_ASSERT_EQ(poll_now(other), POLLIN);
+	put(fd, 10, n + 1);			/* a smaller one goes in */
 	KIT_ASSERT_ERRNO(write(fd, wbuf, 1), EAGAIN);
+	KIT_ASSERT_EQ(poll_now(fd), POLLIN);
+	get(fd, max_event, 0);			/* room for max_event */
+	KIT_ASSERT_EQ(poll_now(fd), POLLIN | POLLOUT);
+	KIT_ASSERT_EQ(poll_now(other), POLLIN | POLLOUT);
+}
+
+/*
+ * A writer of max_event-byte events, refused, polls for POLLOUT with a
+ * timeout while only smaller events fit: the poll times out, and does not
+ * say POLLOUT (which would send a level-triggered writer round poll() and
+ * EAGAIN at full speed).  A read that makes room for the event wakes it.
+ */
+static void get_first_other(void)
+{
+	get(wfd, max_event, 0);
+}
+
+KIT_TEST(poll_out_waits_for_refused_event)
+{
+	struct pollfd p;
+	int i, n, fd = fifo_open(O_NONBLOCK);
+
+	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR | O_NONBLOCK));
+	n = fill_up(fd);
+	if (room_after(n) < 1)
+		KIT_SKIP("queue_bytes leaves no room after %d events", n);
+	KIT_ASSERT_ERRNO(write(fd, wbuf, max_event), EAGAIN);
+	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+	KIT_ASSERT_EQ(poll(&p, 1, 200), 0);
+	KIT_ASSERT_EQ(poll_now(wfd), POLLIN | POLLOUT);	/* not refused */
+	helper_start(SYS_poll, get_first_other);
+	KIT_ASSERT_EQ(poll(&p, 1, -1), 1);
+	KIT_ASSERT_EQ(p.revents, POLLOUT);
+	helper_join();
+	put(fd, max_event, n);
+	for (i = 1; i <= n; i++)
+		get(fd, max_event, i);
+	expect_empty(fd);
 }
 
 KIT_TEST(epoll_reports_in_and_out)

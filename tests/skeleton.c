@@ -424,6 +424,125 @@ static short join_poller(struct poller *p)
 	return p->revents;
 }
 
+/* The device's node in usbfs, /dev/bus/usb/BBB/DDD (from its sysfs). */
+static const char *usbfs_node(void)
+{
+	static char path[64];
+	char p[300], bus[16], dev[16];
+
+	snprintf(p, sizeof(p), "%s/busnum", usbdir);
+	KIT_ASSERT_OK(read_sysfs(p, bus, sizeof(bus)));
+	snprintf(p, sizeof(p), "%s/devnum", usbdir);
+	KIT_ASSERT_OK(read_sysfs(p, dev, sizeof(dev)));
+	snprintf(path, sizeof(path), "/dev/bus/usb/%03d/%03d", atoi(bus),
+		 atoi(dev));
+	return path;
+}
+
+/*
+ * A reset through usbfs, in a thread: it goes through the driver's
+ * pre_reset() and post_reset(), which hold io_mutex from one to the other.
+ */
+struct resetter {
+	int ret, err;
+	pid_t tid;
+	pthread_t id;
+};
+
+static void *resetter_fn(void *arg)
+{
+	struct resetter *r = arg;
+	int ufd = open(usbfs_node(), O_RDWR);
+
+	r->tid = gettid();
+	r->ret = ufd < 0 ? ufd : ioctl(ufd, USBDEVFS_RESET, 0);
+	r->err = errno;
+	if (ufd >= 0)
+		close(ufd);
+	return NULL;
+}
+
+/* Is the resetter in pre_reset(), waiting for writes in flight to end? */
+static int reset_draining(struct resetter *r)
+{
+	char wchan[128];
+
+	kit_read_task_file(r->tid, "wchan", wchan, sizeof(wchan));
+	return !strcmp(wchan, "usb_wait_anchor_empty_timeout");
+}
+
+/*
+ * Start a reset and come back while pre_reset() holds io_mutex, waiting for
+ * writes that can't reach the device (SKEL_DRAIN_TIMEOUT_MS, 1 s): there
+ * must be some, stuck_writes() leaves one.
+ */
+static void start_reset(struct resetter *r)
+{
+	int err, i;
+
+	r->tid = 0;
+	err = pthread_create(&r->id, NULL, resetter_fn, r);
+	if (err)
+		kit_fail("pthread_create: %s", strerror(err));
+	for (i = 0; i < 1000 && !reset_draining(r); i++) {
+		if (__atomic_load_n(&r->tid, __ATOMIC_SEQ_CST) &&
+		    !pthread_tryjoin_np(r->id, NULL))
+			kit_fail("the reset ended without waiting for writes");
+		usleep(1000);
+	}
+	if (!reset_draining(r))
+		kit_fail("the reset did not come to wait for writes");
+}
+
+static void join_reset(struct resetter *r)
+{
+	pthread_join(r->id, NULL);
+	if (r->ret)
+		kit_failed(__FILE__, __LINE__, r->err, "USBDEVFS_RESET");
+}
+
+/*
+ * Leave one write URB in flight that can't reach the device: with no read
+ * URB to take back what the gadget echoes, its GADGET_QLEN buffers fill,
+ * and it takes nothing more.  The read URB must be idle (read_urb_idle()).
+ * Returns the bytes written, fill(out, ..., seed) of that length; the
+ * writes in flight leave slots free.
+ */
+static size_t stuck_writes(int fd, unsigned char *out, uint32_t seed)
+{
+	size_t n = GADGET_QLEN * packet + MAX_TRANSFER;
+
+	fill(out, n, seed);
+	write_all(fd, out, n, MAX_TRANSFER);
+	KIT_ASSERT_EQ(poll1(fd, POLLOUT, 0), POLLOUT);
+	return n;
+}
+
+/*
+ * Halt an endpoint of the device (0x81: bulk-in, 0x02: bulk-out), as a
+ * device does when it stalls: kit_usbhalt.ko sends the request when it is
+ * loaded (usbfs won't, for an interface that a driver has claimed).  Each
+ * transfer to the endpoint then fails with EPIPE until the host clears it.
+ */
+#define HALT_KO		"../common/selftest/kit_usbhalt.ko"
+
+static void usb_halt(int ep)
+{
+	const char *path = kit_test_path(HALT_KO);
+	char params[32];
+	int ko;
+
+	if (geteuid())
+		KIT_SKIP("needs root to load a module");
+	ko = open(path, O_RDONLY | O_CLOEXEC);
+	if (ko < 0)
+		kit_fail("%.200s: %s (make builds it)", path, strerror(errno));
+	snprintf(params, sizeof(params), "ep=%#x", ep);
+	KIT_ASSERT_OK(syscall(SYS_finit_module, ko, params, 0));
+	close(ko);
+	KIT_ASSERT_OK(syscall(SYS_delete_module, "kit_usbhalt", O_NONBLOCK));
+}
+
 /*
  * Leave the driver with no read URB in flight and nothing buffered: a read
  * that takes exactly what one URB brought in starts no other.
@@ -871,6 +990,86 @@ KIT_TEST(close_is_per_file)
 	KIT_ASSERT_EQ(close(fd1), 0);
 }
 
+/* ---- errors reach their owner ---- */
+
+/*
+ * The read URB fails (its endpoint stalls): the reader hears it, once, and
+ * a writer on another file does not (its write goes through).  The stall
+ * is cleared as it is reported, and the next read gets the data.
+ */
+KIT_TEST(read_error_goes_to_the_reader)
+{
+	unsigned char out[100], in[4096];
+	int fd = skel_open(0), fd2;
+
+	read_urb_idle(fd);
+	fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+	set_nonblock(fd, 1);
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);	/* URB started */
+	usb_halt(0x81);
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	fill(out, sizeof(out), 30);
+	KIT_ASSERT_EQ(write(fd2, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EPIPE);
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	KIT_ASSERT_EQ(read(fd, in, sizeof(in)), sizeof(out));
+	check(in, out, sizeof(out), "after the stall");
+	KIT_ASSERT_EQ(close(fd2), 0);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * A stalled endpoint is cleared (usb_clear_halt()): the stall fails one
+ * call with EPIPE, and the next ones go through.  Bulk-in: the read that
+ * reports it.  Bulk-out: the stalled write's file hears it (here at
+ * close), and the next write, any file's, clears the halt first.
+ */
+KIT_TEST(stalls_are_cleared)
+{
+	unsigned char out[100], in[4096];
+	int fd = skel_open(0);
+
+	fill(out, sizeof(out), 31);
+	usb_halt(0x81);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EPIPE);
+	KIT_ASSERT_EQ(read(fd, in, sizeof(in)), sizeof(out));
+	check(in, out, sizeof(out), "after a stalled read");
+
+	usb_halt(0x02);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_ERRNO(close(fd), EPIPE);	/* it waited for the URB */
+	fd = KIT_ASSERT_OK(open(node(), O_RDWR));
+	fill(out, sizeof(out), 32);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_EQ(close(fd), 0);
+	fd = KIT_ASSERT_OK(open(node(), O_RDWR));
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	KIT_ASSERT_EQ(read(fd, in, sizeof(in)), sizeof(out));
+	check(in, out, sizeof(out), "after a stalled write");
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * The last close stops the read URB and drops what it brought in: data
+ * that reached the driver while a file was open is not handed to the
+ * next opener, maybe much later.
+ */
+KIT_TEST(last_close_drops_the_read)
+{
+	unsigned char out[100];
+	int fd = skel_open(0);
+
+	fill(out, sizeof(out), 33);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	KIT_ASSERT_EQ(close(fd), 0);
+	fd = KIT_ASSERT_OK(open(node(), O_RDWR));
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
 /* ---- the device goes away ---- */
 
 /*
@@ -929,26 +1128,98 @@ KIT_TEST(unplug_replug_open_file)
 
 /*
  * A reset (here from usbfs) goes through pre_reset() and post_reset(); it
- * loses whatever the device held, which the next call reports as EPIPE.
+ * loses whatever the device held, which the next call on each file open
+ * across it reports as EPIPE, once: a write, a read, or a close.  Until
+ * then poll() says POLLERR.
  */
 KIT_TEST(reset_reports_epipe)
 {
-	char path[300], bus[16], dev[16], c = 0;
-	int fd = skel_open(0), ufd;
+	int fd = skel_open(0), fd2, fd3, ufd;
+	char c = 0;
 
-	snprintf(path, sizeof(path), "%s/busnum", usbdir);
-	KIT_ASSERT_OK(read_sysfs(path, bus, sizeof(bus)));
-	snprintf(path, sizeof(path), "%s/devnum", usbdir);
-	KIT_ASSERT_OK(read_sysfs(path, dev, sizeof(dev)));
-	snprintf(path, sizeof(path), "/dev/bus/usb/%03d/%03d", atoi(bus),
-		 atoi(dev));
-	ufd = KIT_ASSERT_OK(open(path, O_RDWR));
+	fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+	fd3 = KIT_ASSERT_OK(open(node(), O_RDWR | O_NONBLOCK));
+	ufd = KIT_ASSERT_OK(open(usbfs_node(), O_RDWR));
 	KIT_ASSERT_OK(ioctl(ufd, USBDEVFS_RESET, 0));
 	close(ufd);
 
+	KIT_ASSERT_EQ(poll1(fd3, POLLOUT, 0), POLLERR | POLLOUT);
 	KIT_ASSERT_ERRNO(write(fd, &c, 1), EPIPE);
+	KIT_ASSERT_ERRNO(write(fd2, &c, 1), EPIPE);
+	KIT_ASSERT_ERRNO(read(fd3, &c, 1), EPIPE);
+	KIT_ASSERT_EQ(poll1(fd3, POLLOUT, 0), POLLOUT);
+	KIT_ASSERT_ERRNO(read(fd3, &c, 1), EAGAIN);	/* once */
 	echo(fd, 4096, 4096, 4096);
 	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd3), 0);
+	KIT_ASSERT_EQ(close(fd2), 0);
+	KIT_ASSERT_EQ(close(fd), 0);
+	fd = KIT_ASSERT_OK(open(node(), O_RDWR));
+	ufd = KIT_ASSERT_OK(open(usbfs_node(), O_RDWR));
+	KIT_ASSERT_OK(ioctl(ufd, USBDEVFS_RESET, 0));
+	close(ufd);
+	KIT_ASSERT_ERRNO(close(fd), EPIPE);
+}
+
+/*
+ * A reset holds io_mutex from pre_reset() to post_reset(), here for a
+ * second while a write in flight can't reach the device.  poll() meanwhile
+ * returns at once, without POLLIN (a read would wait): it does not wait
+ * for the lock to start the read URB, and is woken when the reset ends.
+ */
+KIT_TEST(poll_during_a_reset)
+{
+	static unsigned char out[GADGET_QLEN * 1024 + MAX_TRANSFER];
+	int fd = skel_open(0), fd2;
+	struct resetter r;
+	struct poller p;
+	char c;
+
+	read_urb_idle(fd);
+	fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+	stuck_writes(fd2, out, 20);
+	start_reset(&r);
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, 0), 0);
+	KIT_ASSERT(reset_draining(&r));		/* poll did not wait for it */
+	/* A poller that sleeps now is woken when the reset ends. */
+	p = (struct poller){ .fd = fd, .events = POLLIN };
+	KIT_ASSERT(!pthread_create(&p.id, NULL, poller_fn, &p));
+	join_reset(&r);
+	KIT_ASSERT(join_poller(&p) & POLLERR);	/* the reset, for fd */
+	KIT_ASSERT_ERRNO(read(fd, &c, 1), EPIPE);
+	KIT_ASSERT_ERRNO(close(fd2), EPIPE);
+	KIT_ASSERT_EQ(close(fd), 0);
+	skel_open(0);	/* drains what the gadget held */
+}
+
+/*
+ * A non-blocking write that poll() says has room waits for io_mutex, which
+ * a reset holds for a while, rather than failing with EAGAIN: a writer
+ * polling for POLLOUT would otherwise spin through poll() and EAGAIN for
+ * as long as the reset takes.  (A read that would have to start the read
+ * URB has nothing to read yet: poll() says so, and it says EAGAIN.)
+ */
+KIT_TEST(nonblock_write_during_a_reset)
+{
+	static unsigned char out[GADGET_QLEN * 1024 + MAX_TRANSFER];
+	unsigned char mine[100], in[100];
+	int fd = skel_open(0), fd2;
+	struct resetter r;
+
+	read_urb_idle(fd);
+	fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+	stuck_writes(fd2, out, 21);
+	start_reset(&r);
+	KIT_ASSERT_EQ(poll1(fd, POLLOUT, 0), POLLOUT);
+	set_nonblock(fd, 1);
+	fill(mine, sizeof(mine), 22);
+	KIT_ASSERT_EQ(write(fd, mine, sizeof(mine)), sizeof(mine));
+	join_reset(&r);
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EPIPE);	/* the reset */
+	KIT_ASSERT_ERRNO(close(fd2), EPIPE);
+	set_nonblock(fd, 0);
+	read_all(fd, in, sizeof(in), sizeof(in));
+	check(in, mine, sizeof(mine), "written during the reset");
 	KIT_ASSERT_EQ(close(fd), 0);
 }
 
@@ -962,7 +1233,7 @@ KIT_TEST(autosuspend_and_resume)
 	char status[300], buf[32];
 	int fd = skel_open(0), i;
 
-	echo(fd, 512, 512, 4096);	/* leaves a read URB in flight */
+	echo(fd, 512, 512, 4096);	/* the close stops the read URB */
 	KIT_ASSERT_EQ(close(fd), 0);
 
 	snprintf(control, sizeof(control), "%s/power/control", usbdir);

@@ -605,6 +605,33 @@ KIT_TEST(pretimeout_wakes_poll)
 	wdt_magic_close(fd);
 }
 
+/*
+ * A pretimeout set when its moment has passed already (here 5 s before an
+ * expiry at most 4 s away) comes at once, not at the expiry: a daemon that
+ * sets it late in a period still hears before the end.
+ */
+KIT_TEST(pretimeout_set_late)
+{
+	long long e0 = expiries();
+	struct pollfd pfd;
+	int fd = wdt_open(), left;
+
+	wdt_timeout(fd, 6);
+	sleep_ms(2500);
+	left = wdt_get(fd, WDIOC_GETTIMELEFT);
+	KIT_ASSERT(left >= 3 && left <= 4);	/* more than 2 s to go */
+	pfd = (struct pollfd){ .fd = fd, .events = POLLPRI };
+	KIT_ASSERT_EQ(poll(&pfd, 1, 0), 0);
+	KIT_ASSERT_OK(ioctl(fd, WDIOC_SETPRETIMEOUT, &(int){ 5 }));
+	KIT_ASSERT_EQ(poll(&pfd, 1, 1000), 1);
+	KIT_ASSERT_EQ(pfd.revents, POLLPRI);
+	KIT_ASSERT_EQ(expiries(), e0);		/* the pretimeout, not the end */
+	KIT_ASSERT(wdt_get(fd, WDIOC_GETTIMELEFT) >= 1);
+	KIT_ASSERT_OK(ioctl(fd, WDIOC_SETPRETIMEOUT, &(int){ 0 }));
+	wdt_timeout(fd, 30);
+	wdt_magic_close(fd);
+}
+
 /* ---- read and write */
 
 KIT_TEST(read_sizes)
@@ -1181,6 +1208,8 @@ static void param_checks(void)
 	KIT_ASSERT_ERRNO(mod_load("action=reboot"), EINVAL);
 	KIT_ASSERT_ERRNO(mod_load("action="), EINVAL);
 	KIT_ASSERT_ERRNO(mod_load("nowayout=maybe"), EINVAL);
+	/* Only the driver counts expiries: a count given at load is refused. */
+	KIT_ASSERT_ERRNO(mod_load("expiries=1"), EINVAL);
 	KIT_ASSERT_OK(mod_load("timeout=7 action=restart"));
 	param_str("action", val, sizeof(val));
 	KIT_ASSERT(!strcmp(val, "restart"));

@@ -681,7 +681,7 @@ static void run_compat_timers(void)
 	report("compat", NULL, "hrtimer_setup, hrtimer_setup_on_stack");
 }
 
-KIT_DEFINE_DEVNODE_MODE(test_iterkit, 0666);
+KIT_DEFINE_DEVNODE_MODE(test_iterkit, 0600);
 
 static const char splice_text[] = "iterkit splice test\n";
 
@@ -710,7 +710,7 @@ static void run_compat_devices(void)
 	CHECK(!IS_ERR(cls), "class_create: %ld", PTR_ERR(cls));
 	if (!IS_ERR(cls)) {
 		cls->devnode = test_iterkit_devnode;
-		CHECK(!cls->devnode(NULL, &mode) && mode == 0666,
+		CHECK(!cls->devnode(NULL, &mode) && mode == 0600,
 		      "devnode gave mode %o", mode);
 		class_destroy(cls);
 	}

@@ -8,8 +8,7 @@
  *     value	a u32: reads "%u\n"; takes decimal, 0x hex or 0 octal;
  *     message	a 256-byte text buffer, read and written at any offset;
  *     stats	read-only counters of reads, writes and failed writes;
- *     trigger	write-only: "reset" restores the defaults; "hold",
- *		"release" and "recreate" are test hooks (see below);
+ *     trigger	write-only: "reset" restores the defaults;
  * - the helpers such files are made of: simple_copy_to_iter(),
  *   simple_copy_from_iter() and kstrtou32_from_iter(), whose file
  *   position rules make partial reads and seeking work;
@@ -34,7 +33,6 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
-#include <linux/wait.h>
 #include <linux/uio.h>
 
 #include "debugfs_iter.h"	/* DEBUGFS_ITER_SAFE() */
@@ -50,9 +48,6 @@
  * 0.  No sensible u32 needs more than 32 bytes, so longer input is refused.
  */
 #define KIT_VALUE_MAX_INPUT	32
-
-/* The longest a test hook holds the lock, if nobody writes "release". */
-#define KIT_HOLD_MAX		(20 * HZ)
 
 /*
  * One instance, shared by every open file.  The handlers never touch user
@@ -70,10 +65,6 @@ struct kit_debugfs {
 	atomic_long_t	reads;		/* reads of value and message */
 	atomic_long_t	writes;		/* writes to value and message */
 	atomic_long_t	rejected;	/* failed writes, to any file */
-	/* for the test hooks only */
-	bool		held;		/* "hold" has the lock: "release" it */
-	wait_queue_head_t holdq;	/* "hold" waits here for "release" */
-	struct mutex	files_lock;	/* one "recreate" at a time */
 };
 
 static struct kit_debugfs kit_debugfs;
@@ -255,13 +246,11 @@ static ssize_t stats_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 /* trigger: a command per write. */
 
-static int kit_test_hook(struct kit_debugfs *kd, const char *cmd, bool nowait);
-
 static ssize_t trigger_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct kit_debugfs *kd = iocb->ki_filp->private_data;
 	size_t count = iov_iter_count(from);
-	char cmd[16];		/* "recreate\n" and a NUL, with room to spare */
+	char cmd[16];		/* "reset\n" and a NUL, with room to spare */
 	ssize_t ret;
 
 	ret = -EINVAL;
@@ -271,12 +260,9 @@ static ssize_t trigger_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (!copy_from_iter_full(cmd, count, from))
 		goto out;
 	cmd[count] = '\0';
-	if (!sysfs_streq(cmd, "reset")) {	/* one '\n' may end it */
-		ret = kit_test_hook(kd, cmd, iocb->ki_flags & IOCB_NOWAIT);
-		if (ret)
-			goto out;
-		return count;		/* not counted: a test hook */
-	}
+	ret = -EINVAL;
+	if (!sysfs_streq(cmd, "reset"))		/* one '\n' may end it */
+		goto out;
 	ret = -EAGAIN;
 	if (!kit_lock(kd, iocb))
 		goto out;
@@ -359,28 +345,46 @@ static struct dentry *kit_create_file(struct kit_debugfs *kd,
 	/* LAB END */
 }
 
+#ifdef KIT_TEST_HOOKS
 /*
- * Test hooks, for tests/debugfs-demo.c: a real driver has no use for
- * them.  "hold" takes the lock and keeps it until "release" is written (or
- * a signal comes, or KIT_HOLD_MAX passes), so that a test sees what the
- * other calls do while it is taken.  "recreate" removes value and creates
- * it again, as when a device goes away and comes back while the module
- * stays: calls on files still open on the old one get -EIO.  Both sleep:
- * under IOCB_NOWAIT (@nowait) they say -EAGAIN instead.
+ * Test scaffolding for the kit's own tests (tests/debugfs-demo.c), not part
+ * of the template: the kit's Kbuild builds it in (KIT_TEST_HOOKS), and
+ * scripts/new-driver leaves it out of a driver made from this one.  The
+ * tests need what no driver offers: to hold the lock while they look at
+ * what the other calls do, and to remove a file while the module stays.
+ * kit-debugfs/test-hooks takes a command per write:
+ *   hold	take the lock and keep it until "release" is written, a
+ *		signal comes (-ERESTARTSYS) or KIT_HOLD_MAX passes (-ETIMEDOUT);
+ *   release	let "hold" go;
+ *   recreate	remove value and create it again, as when a device goes away
+ *		and comes back while the module stays: calls on files still
+ *		open on the old one get -EIO.
+ * It is the same .write file, behind debugfs' proxy, in both forms.
  */
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#define KIT_HOLD_MAX		(20 * HZ)
+
+static struct {
+	bool			held;		/* "hold" has the lock */
+	wait_queue_head_t	holdq;		/* "hold" waits for "release" */
+	struct mutex		files_lock;	/* one "recreate" at a time */
+} kit_hooks;
+
 static int kit_hold(struct kit_debugfs *kd)
 {
 	long left;
 
 	mutex_lock(&kd->lock);
-	WRITE_ONCE(kd->held, true);
-	left = wait_event_interruptible_timeout(kd->holdq,
-						!READ_ONCE(kd->held),
+	WRITE_ONCE(kit_hooks.held, true);
+	left = wait_event_interruptible_timeout(kit_hooks.holdq,
+						!READ_ONCE(kit_hooks.held),
 						KIT_HOLD_MAX);
-	WRITE_ONCE(kd->held, false);
+	WRITE_ONCE(kit_hooks.held, false);
 	mutex_unlock(&kd->lock);
 	if (left < 0)
-		return -EINTR;
+		return -ERESTARTSYS;
 	return left ? 0 : -ETIMEDOUT;
 }
 
@@ -388,28 +392,59 @@ static int kit_recreate_value(struct kit_debugfs *kd)
 {
 	struct dentry *file;
 
-	mutex_lock(&kd->files_lock);
+	mutex_lock(&kit_hooks.files_lock);
 	file = debugfs_lookup(kit_files[0].name, kd->dir);
 	debugfs_remove(file);	/* waits for its calls in flight */
 	dput(file);		/* debugfs_lookup()'s reference */
 	file = kit_create_file(kd, &kit_files[0]);
-	mutex_unlock(&kd->files_lock);
+	mutex_unlock(&kit_hooks.files_lock);
 	return PTR_ERR_OR_ZERO(file);
 }
 
-static int kit_test_hook(struct kit_debugfs *kd, const char *cmd, bool nowait)
+static ssize_t kit_hooks_write(struct file *file, const char __user *buf,
+			       size_t count, loff_t *ppos)
 {
+	struct kit_debugfs *kd = file->private_data;
+	char cmd[16];		/* "recreate\n" and a NUL, with room to spare */
+	int ret;
+
+	if (count >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, buf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
 	if (sysfs_streq(cmd, "release")) {
-		WRITE_ONCE(kd->held, false);
-		wake_up_interruptible(&kd->holdq);
-		return 0;
+		WRITE_ONCE(kit_hooks.held, false);
+		wake_up_interruptible(&kit_hooks.holdq);
+		ret = 0;
+	} else if (sysfs_streq(cmd, "hold")) {
+		ret = kit_hold(kd);
+	} else if (sysfs_streq(cmd, "recreate")) {
+		ret = kit_recreate_value(kd);
+	} else {
+		ret = -EINVAL;
 	}
-	if (sysfs_streq(cmd, "hold"))
-		return nowait ? -EAGAIN : kit_hold(kd);
-	if (sysfs_streq(cmd, "recreate"))
-		return nowait ? -EAGAIN : kit_recreate_value(kd);
-	return -EINVAL;
+	return ret ? ret : count;
 }
+
+static const struct file_operations kit_hooks_fops = {
+	.owner		= THIS_MODULE,
+	.open		= simple_open,
+	.write		= kit_hooks_write,
+	.llseek		= default_llseek,
+};
+
+static int kit_test_hooks_add(struct kit_debugfs *kd)
+{
+	struct dentry *file;
+
+	init_waitqueue_head(&kit_hooks.holdq);
+	mutex_init(&kit_hooks.files_lock);
+	file = debugfs_create_file("test-hooks", 0200, kd->dir, kd,
+				   &kit_hooks_fops);
+	return PTR_ERR_OR_ZERO(file);
+}
+#endif /* KIT_TEST_HOOKS */
 
 static int __init kit_debugfs_init(void)
 {
@@ -419,8 +454,6 @@ static int __init kit_debugfs_init(void)
 	int ret;
 
 	mutex_init(&kd->lock);
-	mutex_init(&kd->files_lock);
-	init_waitqueue_head(&kd->holdq);
 	kit_reset(kd);
 
 	/*
@@ -438,6 +471,11 @@ static int __init kit_debugfs_init(void)
 			goto err_remove;
 		}
 	}
+#ifdef KIT_TEST_HOOKS
+	ret = kit_test_hooks_add(kd);
+	if (ret)
+		goto err_remove;
+#endif /* KIT_TEST_HOOKS */
 	return 0;
 
 err_remove:

@@ -7,11 +7,13 @@
  * - a record queue built on kfifo: each write enqueues one whole event,
  *   each read returns one whole event, and a short buffer or a bad user
  *   pointer fails cleanly without losing or half-queueing anything;
- * - blocking and non-blocking I/O with two wait queues, poll, FIONREAD;
+ * - blocking and non-blocking I/O with two wait queues, poll, FIONREAD,
+ *   and a poll whose EPOLLOUT means "your refused event now fits";
  * - a stream file: no seeking, no pread/pwrite.
  *
  * This is the converted form: .read_iter/.write_iter (one call per readv or
- * writev), IOCB_NOWAIT honoured like O_NONBLOCK, FMODE_NOWAIT, .splice_read.
+ * writev), IOCB_NOWAIT honoured like O_NONBLOCK (and no sleeping for a
+ * mutex), FMODE_NOWAIT, .splice_read.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -52,6 +54,10 @@ MODULE_PARM_DESC(queue_bytes,
  * gets its own mutex and a reader never waits for a writer's lock (or the
  * other way round). Nobody sleeps on an empty or full queue while holding a
  * mutex: the lock is dropped first, so others (and FIONREAD) can go on.
+ * A mutex is thus held only for a copy, and O_NONBLOCK callers wait for it
+ * too (interruptibly), as a pipe's readers and writers wait for its mutex:
+ * O_NONBLOCK is about the queue, and a caller that poll() told "readable"
+ * must not get -EAGAIN because another reader was in the middle of a copy.
  */
 struct kitfifo {
 	struct miscdevice	misc;		/* our /dev node */
@@ -62,6 +68,15 @@ struct kitfifo {
 	wait_queue_head_t	writeq;		/* writers wait here for room */
 	char			*rbuf;		/* bounce buffer, max_event bytes */
 	char			*wbuf;		/* bounce buffer, max_event bytes */
+};
+
+/*
+ * An open file.  It remembers what poll() must wait for on its behalf: room
+ * for the last event it was refused (-EAGAIN) for lack of room.
+ */
+struct kitfifo_file {
+	struct kitfifo	*kf;		/* the device */
+	unsigned int	refused;	/* that event's size; 0: none since */
 };
 
 static const struct file_operations kitfifo_fops;
@@ -81,16 +96,6 @@ static struct kitfifo kitfifo_dev = {
 	},
 };
 
-/* Non-blocking callers must not sleep on the mutex either. */
-static int kitfifo_lock(struct mutex *lock, bool nonblock)
-{
-	if (nonblock)
-		return mutex_trylock(lock) ? 0 : -EAGAIN;
-	if (mutex_lock_interruptible(lock))
-		return -ERESTARTSYS;
-	return 0;
-}
-
 /* Size of the next event, 0 if none. Call with read_lock held. */
 static unsigned int kitfifo_next_len(struct kitfifo *kf)
 {
@@ -101,11 +106,29 @@ static unsigned int kitfifo_next_len(struct kitfifo *kf)
 }
 
 /* LAB 1: .read_iter/.write_iter, one event a call; IOCB_NOWAIT as O_NONBLOCK */
+/*
+ * IOCB_NOWAIT asks more than O_NONBLOCK: not to sleep at all, not even for
+ * a mutex held for a copy.  Then the lock is only tried.
+ */
+static int kitfifo_lock(struct mutex *lock, bool nowait)
+{
+	if (nowait)
+		return mutex_trylock(lock) ? 0 : -EAGAIN;
+	if (mutex_lock_interruptible(lock))
+		return -ERESTARTSYS;
+	return 0;
+}
+
 static int kitfifo_open(struct inode *inode, struct file *file)
 {
+	struct kitfifo_file *kfile;
+
+	kfile = kzalloc(sizeof(*kfile), GFP_KERNEL);
+	if (!kfile)
+		return -ENOMEM;
 	/* misc_open() left our struct miscdevice in private_data. */
-	file->private_data = container_of(file->private_data,
-					  struct kitfifo, misc);
+	kfile->kf = container_of(file->private_data, struct kitfifo, misc);
+	file->private_data = kfile;
 	/* Let preadv2(RWF_NOWAIT) and io_uring reach us with IOCB_NOWAIT. */
 	file->f_mode |= FMODE_NOWAIT;
 	return stream_open(inode, file);
@@ -118,9 +141,10 @@ static int kitfifo_open(struct inode *inode, struct file *file)
 static ssize_t kitfifo_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct file *file = iocb->ki_filp;
-	struct kitfifo *kf = file->private_data;
-	bool nonblock = (file->f_flags & O_NONBLOCK) ||
-			(iocb->ki_flags & IOCB_NOWAIT);
+	struct kitfifo_file *kfile = file->private_data;
+	struct kitfifo *kf = kfile->kf;
+	bool nowait = iocb->ki_flags & IOCB_NOWAIT;
+	bool nonblock = (file->f_flags & O_NONBLOCK) || nowait;
 	size_t count = iov_iter_count(to);
 	unsigned int len;
 	ssize_t ret;
@@ -128,7 +152,7 @@ static ssize_t kitfifo_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (!count)
 		return 0;
 	for (;;) {
-		ret = kitfifo_lock(&kf->read_lock, nonblock);
+		ret = kitfifo_lock(&kf->read_lock, nowait);
 		if (ret)
 			return ret;
 		len = kitfifo_next_len(kf);
@@ -167,9 +191,10 @@ out:
 static ssize_t kitfifo_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct file *file = iocb->ki_filp;
-	struct kitfifo *kf = file->private_data;
-	bool nonblock = (file->f_flags & O_NONBLOCK) ||
-			(iocb->ki_flags & IOCB_NOWAIT);
+	struct kitfifo_file *kfile = file->private_data;
+	struct kitfifo *kf = kfile->kf;
+	bool nowait = iocb->ki_flags & IOCB_NOWAIT;
+	bool nonblock = (file->f_flags & O_NONBLOCK) || nowait;
 	size_t count = iov_iter_count(from);
 	ssize_t ret;
 
@@ -178,19 +203,23 @@ static ssize_t kitfifo_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (count > max_event)
 		return -EMSGSIZE;
 	for (;;) {
-		ret = kitfifo_lock(&kf->write_lock, nonblock);
+		ret = kitfifo_lock(&kf->write_lock, nowait);
 		if (ret)
 			return ret;
 		if (kfifo_avail(&kf->fifo) >= count)
 			break;
 		mutex_unlock(&kf->write_lock);
-		if (nonblock)
+		if (nonblock) {
+			/* poll() says EPOLLOUT to this file once it fits. */
+			WRITE_ONCE(kfile->refused, count);
 			return -EAGAIN;
+		}
 		ret = wait_event_interruptible(kf->writeq,
 					       kfifo_avail(&kf->fifo) >= count);
 		if (ret)
 			return ret;
 	}
+	WRITE_ONCE(kfile->refused, 0);		/* it found room */
 	if (!copy_from_iter_full(kf->wbuf, count, from)) {
 		ret = -EFAULT;
 		goto out;
@@ -205,9 +234,17 @@ out:
 
 /* LAB END */
 
+static int kitfifo_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	return 0;
+}
+
 static __poll_t kitfifo_poll(struct file *file, poll_table *wait)
 {
-	struct kitfifo *kf = file->private_data;
+	struct kitfifo_file *kfile = file->private_data;
+	struct kitfifo *kf = kfile->kf;
+	unsigned int need = max(READ_ONCE(kfile->refused), 1U);
 	__poll_t mask = 0;
 
 	poll_wait(file, &kf->readq, wait);
@@ -215,16 +252,17 @@ static __poll_t kitfifo_poll(struct file *file, poll_table *wait)
 	if (!kfifo_is_empty(&kf->fifo))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	/*
-	 * poll can't know the size of the caller's next event.  EPOLLOUT says
-	 * that an event fits, if only a 1-byte one, as a pipe says so when
-	 * there is room: a writer whose event would go in is never left
-	 * waiting on poll (nor is io_uring, which retries through poll).
-	 * What a poller can rely on: without EPOLLOUT no write goes in; with
-	 * it a bigger event may still get EAGAIN (or block).  Each read wakes
-	 * the pollers, so such a writer waits with EPOLLET, or writes without
-	 * O_NONBLOCK and sleeps until its event fits.
+	 * poll can't know the size of the caller's next event, but it knows
+	 * the last one this file was refused for lack of room: EPOLLOUT means
+	 * that this one fits now, or, if none was refused since the file's
+	 * last write went in, that some event does, if only a 1-byte one.  A
+	 * writer of big events that polls after -EAGAIN then sleeps until its
+	 * event fits (each read wakes it to look), instead of going round
+	 * poll() and -EAGAIN at full speed while small events fit.  A writer
+	 * that was never refused is never kept waiting (nor is io_uring,
+	 * which retries through poll).
 	 */
-	if (kfifo_avail(&kf->fifo))
+	if (kfifo_avail(&kf->fifo) >= need)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	return mask;
 }
@@ -232,7 +270,8 @@ static __poll_t kitfifo_poll(struct file *file, poll_table *wait)
 static long kitfifo_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
-	struct kitfifo *kf = file->private_data;
+	struct kitfifo_file *kfile = file->private_data;
+	struct kitfifo *kf = kfile->kf;
 	int len;
 
 	switch (cmd) {
@@ -251,9 +290,11 @@ static long kitfifo_ioctl(struct file *file, unsigned int cmd,
 static const struct file_operations kitfifo_fops = {
 	.owner		= THIS_MODULE,	/* no rmmod while a file is open */
 	.open		= kitfifo_open,
+	.release	= kitfifo_release,
 	/* LAB 1: read and write through iterators; splice from it too */
 	.read_iter	= kitfifo_read_iter,
 	.write_iter	= kitfifo_write_iter,
+	/* An event bigger than the pipe's free room: -EMSGSIZE, and it stays. */
 	.splice_read	= copy_splice_read,
 	/* LAB END */
 	.poll		= kitfifo_poll,

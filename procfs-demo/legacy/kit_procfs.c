@@ -9,7 +9,6 @@
  *     message	a 256-byte text buffer, read and written at any offset;
  *     table	read-only, a seq_file of 320 lines (8640 bytes), produced a
  *		line at a time, however the reader splits its reads;
- *     hold	write-only, a test hook (see hold_write());
  * - simple_read_from_buffer(), simple_write_to_buffer() and
  *   kstrtou32_from_user(), whose file position rules make partial reads
  *   and seeking work;
@@ -34,7 +33,6 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/wait.h>
 
 #define KIT_DEFAULT_VALUE	42
 #define KIT_DEFAULT_MESSAGE	"Hello from kit_procfs\n"
@@ -48,9 +46,6 @@
  */
 #define KIT_VALUE_MAX_INPUT	32
 
-/* The longest the test hook holds the lock, if nobody writes "release". */
-#define KIT_HOLD_MAX		(20 * HZ)
-
 /*
  * One instance, shared by every open file.  The handlers never touch user
  * memory while holding the mutex (reads format into a local buffer and
@@ -63,9 +58,6 @@ struct kit_procfs {
 	u32			value;
 	char			message[KIT_MESSAGE_SIZE]; /* NUL past the end */
 	size_t			message_len;	/* where the furthest write ended */
-	/* for the test hook only */
-	bool			held;		/* "hold" has the lock */
-	wait_queue_head_t	holdq;		/* "hold" waits for "release" */
 };
 
 static struct kit_procfs kit_procfs;
@@ -182,43 +174,6 @@ static ssize_t message_write(struct file *file, const char __user *buf,
 }
 
 /*
- * hold: a test hook, for tests/procfs-demo.c; a real driver has no use for
- * it.  Writing "hold" takes the lock and keeps it until "release" is
- * written (or a signal comes, or KIT_HOLD_MAX passes), so that a test sees
- * what reads do while it is taken.
- */
-static ssize_t hold_write(struct file *file, const char __user *buf,
-			  size_t count, loff_t *ppos)
-{
-	struct kit_procfs *kp = file->private_data;
-	char cmd[16];		/* "release\n" and a NUL, with room to spare */
-	long left;
-
-	if (count >= sizeof(cmd))
-		return -EINVAL;
-	if (copy_from_user(cmd, buf, count))
-		return -EFAULT;
-	cmd[count] = '\0';
-	if (sysfs_streq(cmd, "release")) {
-		WRITE_ONCE(kp->held, false);
-		wake_up_interruptible(&kp->holdq);
-		return count;
-	}
-	if (!sysfs_streq(cmd, "hold"))
-		return -EINVAL;
-	mutex_lock(&kp->lock);
-	WRITE_ONCE(kp->held, true);
-	left = wait_event_interruptible_timeout(kp->holdq,
-						!READ_ONCE(kp->held),
-						KIT_HOLD_MAX);
-	WRITE_ONCE(kp->held, false);
-	mutex_unlock(&kp->lock);
-	if (left < 0)
-		return -EINTR;
-	return left ? count : -ETIMEDOUT;
-}
-
-/*
  * table: the seq_file iterator.  The position is the row number; seq_file
  * calls start() again for each read (and after each page it fills), so a
  * read at any position produces the lines from there on.
@@ -280,12 +235,6 @@ static const struct proc_ops message_ops = {
 	.proc_lseek	= default_llseek,
 };
 
-static const struct proc_ops hold_ops = {
-	.proc_open	= kit_open,
-	.proc_write	= hold_write,
-	.proc_lseek	= default_llseek,
-};
-
 static const struct proc_ops table_ops = {
 	.proc_open	= table_open,
 	.proc_read	= seq_read,
@@ -303,8 +252,81 @@ static const struct kit_file {
 	{ "value",	0644, &value_ops },
 	{ "message",	0644, &message_ops },
 	{ "table",	0444, &table_ops },
-	{ "hold",	0200, &hold_ops },
 };
+
+#ifdef KIT_TEST_HOOKS
+/*
+ * Test scaffolding for the kit's own tests (tests/procfs-demo.c), not part
+ * of the template: the kit's Kbuild builds it in (KIT_TEST_HOOKS), and
+ * scripts/new-driver leaves it out of a driver made from this one.  The
+ * tests need what no driver offers: to hold the lock while they look at
+ * what reads do.  kit-procfs/test-hooks (root's, write-only) takes a
+ * command per write:
+ *   hold	take the lock and keep it until "release" is written, a
+ *		signal comes (-ERESTARTSYS) or KIT_HOLD_MAX passes (-ETIMEDOUT);
+ *   release	let "hold" go.
+ * Its open sets no FMODE_NOWAIT: it has only a .proc_write, which sleeps.
+ */
+#include <linux/wait.h>
+
+#define KIT_HOLD_MAX		(20 * HZ)
+
+static struct {
+	bool			held;		/* "hold" has the lock */
+	wait_queue_head_t	holdq;		/* "hold" waits for "release" */
+} kit_hooks;
+
+static int kit_hooks_open(struct inode *inode, struct file *file)
+{
+	file->private_data = pde_data(inode);
+	return 0;
+}
+
+static ssize_t kit_hooks_write(struct file *file, const char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	struct kit_procfs *kp = file->private_data;
+	char cmd[16];		/* "release\n" and a NUL, with room to spare */
+	long left;
+
+	if (count >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, buf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
+	if (sysfs_streq(cmd, "release")) {
+		WRITE_ONCE(kit_hooks.held, false);
+		wake_up_interruptible(&kit_hooks.holdq);
+		return count;
+	}
+	if (!sysfs_streq(cmd, "hold"))
+		return -EINVAL;
+	mutex_lock(&kp->lock);
+	WRITE_ONCE(kit_hooks.held, true);
+	left = wait_event_interruptible_timeout(kit_hooks.holdq,
+						!READ_ONCE(kit_hooks.held),
+						KIT_HOLD_MAX);
+	WRITE_ONCE(kit_hooks.held, false);
+	mutex_unlock(&kp->lock);
+	if (left < 0)
+		return -ERESTARTSYS;
+	return left ? count : -ETIMEDOUT;
+}
+
+static const struct proc_ops kit_hooks_ops = {
+	.proc_open	= kit_hooks_open,
+	.proc_write	= kit_hooks_write,
+	.proc_lseek	= default_llseek,
+};
+
+static int kit_test_hooks_add(struct kit_procfs *kp)
+{
+	init_waitqueue_head(&kit_hooks.holdq);
+	if (!proc_create_data("test-hooks", 0200, kp->dir, &kit_hooks_ops, kp))
+		return -ENOMEM;
+	return 0;
+}
+#endif /* KIT_TEST_HOOKS */
 
 static int __init kit_procfs_init(void)
 {
@@ -312,7 +334,6 @@ static int __init kit_procfs_init(void)
 	unsigned int i;
 
 	mutex_init(&kp->lock);
-	init_waitqueue_head(&kp->holdq);
 	kp->value = KIT_DEFAULT_VALUE;
 	kp->message_len = strlen(KIT_DEFAULT_MESSAGE);
 	memcpy(kp->message, KIT_DEFAULT_MESSAGE, kp->message_len);
@@ -325,6 +346,10 @@ static int __init kit_procfs_init(void)
 				      kp->dir, kit_files[i].ops, kp))
 			goto err_remove;
 	}
+#ifdef KIT_TEST_HOOKS
+	if (kit_test_hooks_add(kp))
+		goto err_remove;
+#endif /* KIT_TEST_HOOKS */
 	return 0;
 
 err_remove:

@@ -10,18 +10,23 @@
  * - the lifetime of a device that can vanish at any moment: a kref shared by
  *   the binding and the open files, an io_mutex that orders I/O against
  *   disconnect(), and open files that keep working, with -ENODEV, after it;
- * - reads through one bulk-in URB with a buffer in between, blocking or not;
- * - writes through a URB each, limited by a semaphore of writes in flight,
- *   with an error from a completed URB reported on the next call;
- * - poll(), woken by the URB completions;
+ * - reads through one bulk-in URB with a buffer in between, blocking or not,
+ *   running while a file is open;
+ * - writes through a URB each, at most SKEL_WRITES_IN_FLIGHT in flight;
+ * - errors that reach their owner: a failed read URB's, the next read; a
+ *   failed write URB's, the next call on the file that wrote; a reset's,
+ *   the next call on every file that was open across it; and a stalled
+ *   endpoint is cleared (usb_clear_halt()), so that it fails one call only;
+ * - poll(), woken by the URB completions, and never sleeping on a lock;
  * - URBs drawn down for suspend, reset and disconnect.
  *
  * Where this driver departs from usb-skeleton.c a comment says so, and why:
  * a reader no longer blocks writers and disconnect while it waits; a read
  * URB is never shorter than a packet; a failed copy to the user loses no
  * data; one opener's close no longer kills another's read, nor its writes
- * (they are per open file); write buffers are plain kmalloc() memory freed
- * with their URB; there is a poll().
+ * (they are per open file), and only the last one stops the read URB;
+ * errors are per file, and stalls are cleared; write buffers are plain
+ * kmalloc() memory freed with their URB; there is a poll().
  *
  * To try it without hardware, guest/usb-loopback sets up dummy_hcd
  * and the Loopback gadget, which echoes whatever is written.
@@ -30,6 +35,7 @@
  * writev), IOCB_NOWAIT honoured like O_NONBLOCK, FMODE_NOWAIT, .splice_read.
  */
 
+#include <linux/atomic.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/kref.h>
@@ -38,7 +44,6 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
-#include <linux/semaphore.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -90,12 +95,14 @@ MODULE_DEVICE_TABLE(usb, skel_table);
  *   ->disconnected, so that no URB is submitted after disconnect() killed
  *   them all (read and write also peek at the flag without it, to fail
  *   early), and around the list of open files, whose writes suspend, reset
- *   and disconnect() stop.  Also held from pre_reset() to post_reset().
- *   Nobody waits for data holding it, unlike in usb-skeleton.c, whose
- *   reader waits under io_mutex: there a writer (whose data may be what the
- *   reader waits for) and disconnect() wait for the reader.
- * - err_lock: a spinlock, for what the completion handlers write (the
- *   device's errors and ongoing_read, and each file's errors).
+ *   and disconnect() stop.  Also held from pre_reset() to post_reset(),
+ *   and around clearing a halt.  Nobody waits for data holding it, unlike
+ *   in usb-skeleton.c, whose reader waits under io_mutex: there a writer
+ *   (whose data may be what the reader waits for) and disconnect() wait for
+ *   the reader.
+ * - err_lock: a spinlock, for what the completion handlers write (the read
+ *   URB's error, ongoing_read and bulk_in_filled; each file's write error;
+ *   a stalled bulk-out), and each file's reset flag.
  */
 struct usb_skel {
 	struct usb_device	*udev;		/* the device, held until freed */
@@ -103,8 +110,7 @@ struct usb_skel {
 	struct kref		kref;		/* the binding and each open file */
 	struct mutex		io_mutex;	/* URB submission vs disconnect */
 	bool			disconnected;	/* disconnect() was called */
-	spinlock_t		err_lock;	/* errors, ongoing_read, filled */
-	int			errors;		/* a failed read URB, or a reset */
+	spinlock_t		err_lock;	/* see above */
 	struct list_head	files;		/* the open files' skel_file */
 
 	/* Reading: one URB, one buffer of a packet's size. */
@@ -115,12 +121,14 @@ struct usb_skel {
 	size_t			bulk_in_filled;	/* bytes in the buffer */
 	size_t			bulk_in_copied;	/* of which already read */
 	bool			ongoing_read;	/* bulk_in_urb is in flight */
+	int			read_error;	/* it failed: for the next read */
 	wait_queue_head_t	bulk_in_wait;	/* readers wait for it here */
 	u8			bulk_in_ep;	/* the bulk-in endpoint's number */
 
 	/* Writing: a URB per write, SKEL_WRITES_IN_FLIGHT at most. */
-	struct semaphore	limit_sem;	/* counts the writes in flight */
-	wait_queue_head_t	bulk_out_wait;	/* poll() waits for room here */
+	atomic_t		writes_in_flight; /* their number */
+	bool			bulk_out_halted; /* one stalled: clear it first */
+	wait_queue_head_t	bulk_out_wait;	/* writers wait for room here */
 	u8			bulk_out_ep;	/* the bulk-out endpoint's number */
 };
 
@@ -139,6 +147,7 @@ struct skel_file {
 	struct list_head	node;		/* in dev->files, under io_mutex */
 	struct usb_anchor	submitted;	/* its write URBs in flight */
 	int			errors;		/* its last failed write URB */
+	bool			reset;		/* the device was reset since */
 };
 
 static struct usb_driver skel_driver;
@@ -154,10 +163,13 @@ static void skel_delete(struct kref *kref)
 	kfree(dev);
 }
 
-/* Non-blocking callers must not sleep on a mutex either. */
-static int skel_lock(struct mutex *lock, bool nonblock)
+/*
+ * Take a mutex, or only try it (@trylock) for a caller that may not wait
+ * for it: -EAGAIN then.  A signal ends the wait: -ERESTARTSYS.
+ */
+static int skel_lock(struct mutex *lock, bool trylock)
 {
-	if (nonblock)
+	if (trylock)
 		return mutex_trylock(lock) ? 0 : -EAGAIN;
 	if (mutex_lock_interruptible(lock))
 		return -ERESTARTSYS;
@@ -165,9 +177,8 @@ static int skel_lock(struct mutex *lock, bool nonblock)
 }
 
 /*
- * Report the error of a failed URB once, then forget it: the device's
- * (dev->errors) or a file's.  A stall (or, after a reset, its stand-in) is
- * worth telling apart as -EPIPE; the rest is -EIO.
+ * Report a failed write URB's error once, then forget it.  A stall is worth
+ * telling apart as -EPIPE; the rest is -EIO.
  */
 static int skel_take_error(struct usb_skel *dev, int *errors)
 {
@@ -180,6 +191,37 @@ static int skel_take_error(struct usb_skel *dev, int *errors)
 	if (!err)
 		return 0;
 	return err == -EPIPE ? -EPIPE : -EIO;
+}
+
+/* -EPIPE once if the device was reset since the file's last call. */
+static int skel_take_reset(struct skel_file *sf)
+{
+	bool reset;
+
+	spin_lock_irq(&sf->dev->err_lock);
+	reset = sf->reset;
+	sf->reset = false;
+	spin_unlock_irq(&sf->dev->err_lock);
+	return reset ? -EPIPE : 0;
+}
+
+/*
+ * A stalled endpoint (-EPIPE) stays halted, failing every transfer, until
+ * the host clears it; usb-skeleton.c never does.  Called in process
+ * context: usb_clear_halt() is a control transfer, and sleeps.
+ */
+static int skel_clear_halt(struct usb_skel *dev, unsigned int pipe)
+{
+	int rv;
+
+	lockdep_assert_held(&dev->io_mutex);	/* not during a reset */
+	if (dev->disconnected)
+		return -ENODEV;
+	rv = usb_clear_halt(dev->udev, pipe);
+	if (rv)
+		dev_err_ratelimited(&dev->interface->dev,
+				    "clearing a halt: %d\n", rv);
+	return rv;
 }
 
 /* Unlinked (-ENOENT, -ECONNRESET) or device gone: nothing worth logging. */
@@ -251,6 +293,13 @@ error_free:
 	return retval;
 }
 
+/*
+ * The last file to close stops the read URB and drops what it brought in,
+ * and its error: they belong to the files that were open, and the next
+ * opener, maybe much later, starts afresh.  (What the device still holds
+ * it sends again to the next read.)  usb-skeleton.c leaves the URB running
+ * after the last close, for the next opener to find.
+ */
 static int skel_release(struct inode *inode, struct file *file)
 {
 	struct skel_file *sf = file->private_data;
@@ -258,6 +307,15 @@ static int skel_release(struct inode *inode, struct file *file)
 
 	mutex_lock(&dev->io_mutex);
 	list_del(&sf->node);
+	if (list_empty(&dev->files)) {
+		/* No reader can be in read() or poll(): no file is open. */
+		usb_kill_urb(dev->bulk_in_urb);
+		dev->bulk_in_filled = 0;
+		dev->bulk_in_copied = 0;
+		spin_lock_irq(&dev->err_lock);
+		dev->read_error = 0;
+		spin_unlock_irq(&dev->err_lock);
+	}
 	mutex_unlock(&dev->io_mutex);
 	/* flush() waited for them, unless io_uring wrote after the close(). */
 	usb_kill_anchored_urbs(&sf->submitted);
@@ -270,17 +328,21 @@ static int skel_release(struct inode *inode, struct file *file)
 
 /*
  * Called at each close(): wait for this file's writes in flight, and report
- * any error they met.  usb-skeleton.c also kills the read URB here, which
- * ends the read another process (sharing the device) is blocked in with
- * -EIO; this driver leaves it running, and what it reads stays in the
- * buffer.
+ * a reset, or any error they met.  usb-skeleton.c also kills the read URB
+ * here, which ends the read another process (sharing the device) is
+ * blocked in with -EIO; this driver leaves it running, and what it reads
+ * stays in the buffer (until the last close).
  */
 static int skel_flush(struct file *file, fl_owner_t id)
 {
 	struct skel_file *sf = file->private_data;
+	int rv;
 
 	skel_drain_writes(&sf->submitted);
-	return skel_take_error(sf->dev, &sf->errors);
+	rv = skel_take_reset(sf);
+	if (!rv)
+		rv = skel_take_error(sf->dev, &sf->errors);
+	return rv;
 }
 
 static void skel_read_bulk_callback(struct urb *urb)
@@ -295,11 +357,12 @@ static void skel_read_bulk_callback(struct urb *urb)
 
 	spin_lock_irqsave(&dev->err_lock, flags);
 	/*
-	 * Unlinking the URB (suspend, reset) is no error, and whatever it
-	 * brought in before that is kept for the next read.
+	 * Unlinking the URB (suspend, reset, the last close) is no error, and
+	 * whatever it brought in before that is kept for the next read.  An
+	 * error is the readers' alone: writers don't hear of it.
 	 */
 	if (status && status != -ENOENT && status != -ECONNRESET)
-		dev->errors = status;
+		dev->read_error = status;
 	dev->bulk_in_filled = urb->actual_length;
 	dev->ongoing_read = false;
 	spin_unlock_irqrestore(&dev->err_lock, flags);
@@ -309,6 +372,8 @@ static void skel_read_bulk_callback(struct urb *urb)
 
 /*
  * Start the read URB.  Called with read_mutex held and the URB idle.
+ * @trylock: the caller may not wait for io_mutex (poll(), IOCB_NOWAIT):
+ * -EAGAIN if it is taken (a reset holds it throughout).
  *
  * The URB always asks for the whole buffer, one max-size packet, whatever
  * the caller's count: a device that sends a packet bigger than the URB's
@@ -316,12 +381,14 @@ static void skel_read_bulk_callback(struct urb *urb)
  * what usb-skeleton.c's min(bulk_in_size, count) does to a short read.  Nor
  * is the buffer bigger than a packet: a bulk URB completes only when full or
  * at a short packet, so a bigger one could sit on data the device has sent.
+ * A zero-length packet completes it empty: the read waits on, and starts it
+ * again, so that read() never returns 0, which would mean end of file.
  */
-static int skel_start_read(struct usb_skel *dev, bool nonblock)
+static int skel_start_read(struct usb_skel *dev, bool trylock)
 {
 	int rv;
 
-	rv = skel_lock(&dev->io_mutex, nonblock);
+	rv = skel_lock(&dev->io_mutex, trylock);
 	if (rv)
 		return rv;
 	if (dev->disconnected) {
@@ -354,12 +421,40 @@ out:
 }
 
 /*
+ * The read URB's error, once.  A stall is cleared before it is reported, so
+ * that the next read goes to the device again.  Clearing it sleeps: a
+ * caller that may not (@nowait: IOCB_NOWAIT) leaves it to one that may.
+ */
+static int skel_take_read_error(struct usb_skel *dev, bool nowait)
+{
+	int err;
+
+	spin_lock_irq(&dev->err_lock);
+	err = dev->read_error;
+	if (err != -EPIPE || !nowait)
+		dev->read_error = 0;
+	spin_unlock_irq(&dev->err_lock);
+	if (!err)
+		return 0;
+	if (err != -EPIPE)
+		return -EIO;
+	if (nowait)
+		return -EAGAIN;
+	mutex_lock(&dev->io_mutex);
+	skel_clear_halt(dev, usb_rcvbulkpipe(dev->udev, dev->bulk_in_ep));
+	mutex_unlock(&dev->io_mutex);
+	return -EPIPE;
+}
+
+/*
  * Wait until the buffer holds unread data, starting the read URB as
  * needed.  Called with read_mutex held.  Returns the number of bytes
  * waiting, or an error.  Data the device sent is handed out before the
  * error of a URB that failed after it; the error is reported once.
+ * @nonblock: don't wait for data; @nowait: nor for io_mutex (IOCB_NOWAIT).
  */
-static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock)
+static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock,
+			      bool nowait)
 {
 	bool ongoing;
 	int rv;
@@ -381,10 +476,10 @@ static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock)
 		if (dev->bulk_in_copied < dev->bulk_in_filled)
 			return dev->bulk_in_filled - dev->bulk_in_copied;
 
-		rv = skel_take_error(dev, &dev->errors);
+		rv = skel_take_read_error(dev, nowait);
 		if (rv)
 			return rv;
-		rv = skel_start_read(dev, nonblock);
+		rv = skel_start_read(dev, nowait);
 		if (rv)
 			return rv;
 	}
@@ -401,8 +496,8 @@ static ssize_t skel_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct file *file = iocb->ki_filp;
 	struct skel_file *sf = file->private_data;
 	struct usb_skel *dev = sf->dev;
-	bool nonblock = (file->f_flags & O_NONBLOCK) ||
-			(iocb->ki_flags & IOCB_NOWAIT);
+	bool nowait = iocb->ki_flags & IOCB_NOWAIT;
+	bool nonblock = (file->f_flags & O_NONBLOCK) || nowait;
 	size_t count = iov_iter_count(to);
 	size_t available, chunk;
 	ssize_t rv;
@@ -412,11 +507,15 @@ static ssize_t skel_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	/* A quick check; the one that counts is under io_mutex. */
 	if (READ_ONCE(dev->disconnected))
 		return -ENODEV;
+	rv = skel_take_reset(sf);
+	if (rv)
+		return rv;
 
+	/* Held while waiting for the device: see skel_poll(). */
 	rv = skel_lock(&dev->read_mutex, nonblock);
 	if (rv)
 		return rv;
-	rv = skel_wait_data(dev, nonblock);
+	rv = skel_wait_data(dev, nonblock, nowait);
 	if (rv <= 0)
 		goto out;
 
@@ -438,7 +537,7 @@ static ssize_t skel_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 	/* An error here shows up on the next read, which tries again. */
 	if (chunk == available && available < count)
-		skel_start_read(dev, nonblock);
+		skel_start_read(dev, nowait);
 out:
 	mutex_unlock(&dev->read_mutex);
 	/* A poll() that found read_mutex taken looks again (skel_poll()). */
@@ -447,6 +546,19 @@ out:
 }
 
 /* LAB END */
+
+/* A write slot, one of SKEL_WRITES_IN_FLIGHT, or false if none is free. */
+static bool skel_get_write_slot(struct usb_skel *dev)
+{
+	return atomic_add_unless(&dev->writes_in_flight, 1,
+				 SKEL_WRITES_IN_FLIGHT);
+}
+
+static void skel_put_write_slot(struct usb_skel *dev)
+{
+	atomic_dec(&dev->writes_in_flight);
+	wake_up_interruptible(&dev->bulk_out_wait);
+}
 
 /*
  * The URB and its buffer (URB_FREE_BUFFER) are freed by the USB core when
@@ -467,24 +579,61 @@ static void skel_write_bulk_callback(struct urb *urb)
 					    "write bulk status %d\n", status);
 		spin_lock_irqsave(&dev->err_lock, flags);
 		sf->errors = status;
+		if (status == -EPIPE)
+			dev->bulk_out_halted = true;
 		spin_unlock_irqrestore(&dev->err_lock, flags);
 	}
-	up(&dev->limit_sem);
-	wake_up_interruptible(&dev->bulk_out_wait);
+	skel_put_write_slot(dev);
+}
+
+/*
+ * Before a write URB goes out (io_mutex held): a stalled one, any file's,
+ * left bulk-out halted, and every transfer would stall until it is
+ * cleared.  The writes still queued behind the stall go first (the USB
+ * core asks for that before a halt is cleared), each with an error for its
+ * file, as is the stalled one's -EPIPE; this write then goes through.
+ */
+static int skel_clear_out_halt(struct usb_skel *dev)
+{
+	struct skel_file *sf;
+	bool halted;
+	int rv;
+
+	spin_lock_irq(&dev->err_lock);
+	halted = dev->bulk_out_halted;
+	spin_unlock_irq(&dev->err_lock);
+	if (!halted)
+		return 0;
+	list_for_each_entry(sf, &dev->files, node)
+		usb_kill_anchored_urbs(&sf->submitted);
+	rv = skel_clear_halt(dev, usb_sndbulkpipe(dev->udev, dev->bulk_out_ep));
+	if (rv)
+		return -EIO;
+	spin_lock_irq(&dev->err_lock);
+	dev->bulk_out_halted = false;
+	spin_unlock_irq(&dev->err_lock);
+	return 0;
 }
 
 /*
  * A write sends up to SKEL_MAX_TRANSFER bytes as one URB and returns
  * without waiting for it: an error shows up on a later call, or at close.
  * It either takes all those bytes or, with -EFAULT, none.
+ *
+ * No zero-length packet follows a write that is a whole number of packets
+ * (512 or 4096 bytes, say): the device sees where such a transfer ends only
+ * if its protocol tells it (a length in a header, or buffers of exactly one
+ * packet, as the Loopback gadget has).  A device that reads into bigger
+ * buffers and waits for a short packet to end a transfer needs one: set
+ * URB_ZERO_PACKET in the URB's transfer_flags.
  */
 static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct file *file = iocb->ki_filp;
 	struct skel_file *sf = file->private_data;
 	struct usb_skel *dev = sf->dev;
-	bool nonblock = (file->f_flags & O_NONBLOCK) ||
-			(iocb->ki_flags & IOCB_NOWAIT);
+	bool nowait = iocb->ki_flags & IOCB_NOWAIT;
+	bool nonblock = (file->f_flags & O_NONBLOCK) || nowait;
 	size_t count = iov_iter_count(from);
 	size_t writesize = min_t(size_t, count, SKEL_MAX_TRANSFER);
 	struct urb *urb;
@@ -497,24 +646,25 @@ static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (READ_ONCE(dev->disconnected))
 		return -ENODEV;
 
-	if (nonblock) {
-		if (down_trylock(&dev->limit_sem))
+	if (!skel_get_write_slot(dev)) {
+		if (nonblock)
 			return -EAGAIN;
-	} else if (down_interruptible(&dev->limit_sem)) {
-		return -ERESTARTSYS;
+		if (wait_event_interruptible(dev->bulk_out_wait,
+					     skel_get_write_slot(dev)))
+			return -ERESTARTSYS;
 	}
 
-	/* This file's failed write first, then the device's error. */
-	rv = skel_take_error(dev, &sf->errors);
+	/* A reset first, then this file's failed write. */
+	rv = skel_take_reset(sf);
 	if (!rv)
-		rv = skel_take_error(dev, &dev->errors);
+		rv = skel_take_error(dev, &sf->errors);
 	if (rv)
-		goto error_up;
+		goto error_put;
 
 	urb = usb_alloc_urb(0, GFP_KERNEL);
 	if (!urb) {
 		rv = -ENOMEM;
-		goto error_up;
+		goto error_put;
 	}
 	buf = kmalloc(writesize, GFP_KERNEL);
 	if (!buf) {
@@ -531,14 +681,26 @@ static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		goto error_free;
 	}
 
-	/* No URB may be submitted once disconnect() has killed them all. */
-	rv = skel_lock(&dev->io_mutex, nonblock);
+	/*
+	 * No URB may be submitted once disconnect() has killed them all.
+	 * io_mutex is held only briefly (or for a reset), so a non-blocking
+	 * writer waits for it too: poll() said there was room.
+	 */
+	rv = skel_lock(&dev->io_mutex, nowait);
 	if (rv)
 		goto error_free;
 	if (dev->disconnected) {
 		rv = -ENODEV;
 		goto error_unlock;
 	}
+	/* Clearing a halt sleeps: IOCB_NOWAIT leaves it to a write that may. */
+	if (nowait && READ_ONCE(dev->bulk_out_halted)) {
+		rv = -EAGAIN;
+		goto error_unlock;
+	}
+	rv = skel_clear_out_halt(dev);
+	if (rv)
+		goto error_unlock;
 	usb_anchor_urb(urb, &sf->submitted);
 	rv = usb_submit_urb(urb, GFP_KERNEL);
 	if (rv) {
@@ -558,38 +720,49 @@ error_unlock:
 	mutex_unlock(&dev->io_mutex);
 error_free:
 	usb_free_urb(urb);
-error_up:
-	up(&dev->limit_sem);
+error_put:
+	skel_put_write_slot(dev);
 	return rv;
 }
 
 /*
  * Readable when the read URB is idle with data in its buffer or an error to
  * report: a read then won't wait.  A poller who wants to read and finds the
- * URB idle and empty starts it, as a read would; otherwise nothing would
- * ever come to wake it.  The read state is read_mutex's: if a reader holds
- * it, poll() looks again when the reader is done.  Writable while there is
- * room for a write in flight.  Gone: EPOLLERR | EPOLLHUP.
+ * URB idle and empty starts it, as a read would, without waiting for
+ * io_mutex: otherwise nothing would ever come to wake it.  If a reset or a
+ * suspend holds io_mutex, that is "not ready", and its end wakes us.
  */
 static __poll_t skel_poll_in(struct usb_skel *dev)
 {
 	bool ongoing;
-	int err;
+	int err, rv;
 
 	spin_lock_irq(&dev->err_lock);
 	ongoing = dev->ongoing_read;
-	err = dev->errors;
+	err = dev->read_error;
 	spin_unlock_irq(&dev->err_lock);
 	if (ongoing)
 		return 0;
 	if (dev->bulk_in_copied < dev->bulk_in_filled || err)
 		return EPOLLIN | EPOLLRDNORM;
 	/* Its completion wakes us; if it can't start, a read says why. */
-	if (skel_start_read(dev, false))
+	rv = skel_start_read(dev, true);
+	if (rv && rv != -EAGAIN)
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }
 
+/*
+ * poll() never sleeps: it only tries the locks.  The read state is
+ * read_mutex's, and a reader holds read_mutex while it waits for the
+ * device, for as long as that takes: a poller that finds it taken says "not
+ * readable", and looks again when the reader is done.  For the same reason
+ * a non-blocking read only tries read_mutex (-EAGAIN), as a tty's read does
+ * its atomic_read_lock: it can't wait behind a reader that may wait for
+ * ever.  Writable while a write slot is free (counted, not taken).  A
+ * reset not yet reported to this file: EPOLLERR (the next call says
+ * -EPIPE).  Gone: EPOLLERR | EPOLLHUP.
+ */
 static __poll_t skel_poll(struct file *file, poll_table *wait)
 {
 	struct skel_file *sf = file->private_data;
@@ -601,16 +774,15 @@ static __poll_t skel_poll(struct file *file, poll_table *wait)
 	if (READ_ONCE(dev->disconnected))
 		return EPOLLERR | EPOLLHUP;
 
+	if (READ_ONCE(sf->reset))
+		mask |= EPOLLERR;
 	if ((poll_requested_events(wait) & (EPOLLIN | EPOLLRDNORM)) &&
 	    mutex_trylock(&dev->read_mutex)) {
 		mask |= skel_poll_in(dev);
 		mutex_unlock(&dev->read_mutex);
 	}
-	/* Room for a write: a slot of limit_sem, taken and given back. */
-	if (!down_trylock(&dev->limit_sem)) {
-		up(&dev->limit_sem);
+	if (atomic_read(&dev->writes_in_flight) < SKEL_WRITES_IN_FLIGHT)
 		mask |= EPOLLOUT | EPOLLWRNORM;
-	}
 	return mask;
 }
 
@@ -657,7 +829,7 @@ static int skel_probe(struct usb_interface *interface,
 	spin_lock_init(&dev->err_lock);
 	INIT_LIST_HEAD(&dev->files);
 	init_waitqueue_head(&dev->bulk_in_wait);
-	sema_init(&dev->limit_sem, SKEL_WRITES_IN_FLIGHT);
+	atomic_set(&dev->writes_in_flight, 0);
 	init_waitqueue_head(&dev->bulk_out_wait);
 	dev->udev = usb_get_dev(interface_to_usbdev(interface));
 	dev->interface = usb_get_intf(interface);
@@ -738,7 +910,8 @@ static void skel_disconnect(struct usb_interface *interface)
 /*
  * Power management.  The USB core suspends the device once no file holds it
  * awake (usb_autopm_get_interface() in open) or when the system sleeps.  A
- * read URB killed here ends no read: the next read starts it again.
+ * read URB killed here ends no read: the next read starts it again.  A
+ * poller that found io_mutex taken meanwhile is woken at resume.
  */
 static int skel_suspend(struct usb_interface *intf, pm_message_t message)
 {
@@ -754,13 +927,19 @@ static int skel_suspend(struct usb_interface *intf, pm_message_t message)
 
 static int skel_resume(struct usb_interface *intf)
 {
+	struct usb_skel *dev = usb_get_intfdata(intf);
+
+	if (dev)
+		wake_up_interruptible(&dev->bulk_in_wait);
 	return 0;
 }
 
 /*
  * Someone (usbfs, an error handler) resets the device: stop I/O, and keep
  * it stopped, holding io_mutex, until the reset is over.  A reset loses
- * whatever the device held, so the next call reports -EPIPE.
+ * whatever the device held, so every file open across it hears -EPIPE, once,
+ * from its next call; pollers that found io_mutex taken look again.  The
+ * reset has cleared any halt.
  */
 static int skel_pre_reset(struct usb_interface *intf)
 {
@@ -774,11 +953,16 @@ static int skel_pre_reset(struct usb_interface *intf)
 static int skel_post_reset(struct usb_interface *intf)
 {
 	struct usb_skel *dev = usb_get_intfdata(intf);
+	struct skel_file *sf;
 
 	spin_lock_irq(&dev->err_lock);
-	dev->errors = -EPIPE;
+	list_for_each_entry(sf, &dev->files, node)
+		sf->reset = true;
+	dev->bulk_out_halted = false;
 	spin_unlock_irq(&dev->err_lock);
 	mutex_unlock(&dev->io_mutex);
+	wake_up_interruptible(&dev->bulk_in_wait);
+	wake_up_interruptible(&dev->bulk_out_wait);
 	return 0;
 }
 

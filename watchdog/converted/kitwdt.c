@@ -28,13 +28,15 @@
  * - read gives an int: the seconds left before the expiry, 0 when the
  *   watchdog is stopped.
  * - The pretimeout (WDIOC_SETPRETIMEOUT seconds before the expiry) logs a
- *   line and wakes poll, which reports EPOLLPRI until the next ping.
+ *   line and wakes poll, which reports EPOLLPRI until the next ping; one
+ *   set when its moment has already passed comes at once.
  * - On expiry the watchdog stops, and with action=log prints a KERN_CRIT
  *   line: the module lives on, so userspace can tell.  From the first
  *   expiry on, WDIOC_GETSTATUS and WDIOC_GETBOOTSTATUS report
  *   WDIOF_CARDRESET (standing for the reset that action=log did not do,
  *   until the module is reloaded) and /sys/module/kitwdt/parameters/expiries
- *   counts the expiries.  action=panic and action=restart do what they say.
+ *   counts the expiries (read only: setting it at load fails the load).
+ *   action=panic and action=restart do what they say.
  *
  * This is the converted form, with .read_iter and .write_iter: put_iter()
  * in place of put_user(), copy_from_iter() in place of copy_from_user()
@@ -85,9 +87,25 @@ static char *action = "log";
 module_param(action, charp, 0444);
 MODULE_PARM_DESC(action, "On expiry: log, panic or restart (default log)");
 
-/* Written by the timer callback, read through sysfs: WRITE_ONCE(). */
+/*
+ * Written by the timer callback (WRITE_ONCE()), read through sysfs.  Only
+ * the driver counts: a value given at load (expiries=1) would make
+ * WDIOC_GETBOOTSTATUS report a reset that never happened, so setting it is
+ * refused, and the load fails.
+ */
 static unsigned int expiries;
-module_param(expiries, uint, 0444);
+
+static int kitwdt_refuse_set(const char *val, const struct kernel_param *kp)
+{
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops kitwdt_count_ops = {
+	.set	= kitwdt_refuse_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(expiries, &kitwdt_count_ops, &expiries, 0444);
 MODULE_PARM_DESC(expiries, "Read only: expiries since the module was loaded");
 
 enum kitwdt_action { KITWDT_LOG, KITWDT_PANIC, KITWDT_RESTART };
@@ -148,16 +166,20 @@ static unsigned long kitwdt_pretime(struct kitwdt *wdt)
 
 /*
  * The timer has one pending event at a time: the pretimeout while it is
- * set, ahead and not yet reported, else the expiry (lock held).
+ * set and not yet reported, else the expiry (lock held).  A pretimeout
+ * whose moment has passed already (WDIOC_SETPRETIMEOUT late in a period)
+ * is due now: the timer fires at once and raises the alarm.
  */
 static void kitwdt_arm(struct kitwdt *wdt)
 {
 	unsigned long pre = kitwdt_pretime(wdt);
 
-	if (wdt->pretimeout && !wdt->alarm && time_before(jiffies, pre))
+	if (!wdt->pretimeout || wdt->alarm)
+		mod_timer(&wdt->timer, wdt->deadline);
+	else if (time_before(jiffies, pre))
 		mod_timer(&wdt->timer, pre);
 	else
-		mod_timer(&wdt->timer, wdt->deadline);
+		mod_timer(&wdt->timer, jiffies);
 }
 
 /* Seconds left, rounded up: 0 once expired or stopped (lock held). */
