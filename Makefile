@@ -16,9 +16,11 @@
 #   make convert-diff [DRIVER=d]  its native output against the hand conversion
 #   make convert-survey   the converter on Debian's kernel source (10-40 min)
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
-#   make vm [KERNEL=k] [DRIVER=d FORM=f]      a shell in a guest with the modules
+#   make vm [KERNEL=k] [DRIVER=d FORM=f | LAB=n]  a shell in the guest
 #   make lab [LAB=n]      the labs; with LAB, write lab n's start into labs/n
-#   make grade LAB=n [KERNEL=k]               test labs/n in a guest, score
+#   make grade LAB=n [KERNEL=k] [TEST=name] [JUNIT=file]  test labs/n, score
+#   make grade-class LAB=n DIR=d [CSV=file]   grade d/*/ (students), a CSV
+#   make handout DIR=d [LAB="n..."]           a student's copy: no answers
 #   make doctest          run the examples in README.md and TUTORIAL.md
 #   make site             the study site, build/site/index.html
 #   make site-check       build it and check every page in headless Chromium
@@ -103,8 +105,10 @@ ifneq ($(bad_drivers),)
 $(error no driver $(bad_drivers) in this kit: the drivers are $(ALL_DRIVERS))
 endif
 
-# The module directories: the helpers' self-test and DRIVERS' forms.
-MODDIRS = common/selftest $(foreach d,$(DRIVERS),$(d)/legacy $(d)/converted)
+# The module directories: the helpers' self-test and DRIVERS' forms (a
+# student's hand-out, scripts/lab handout, has no converted ones).
+MODDIRS = common/selftest $(patsubst %/Kbuild,%,$(wildcard \
+	$(foreach d,$(DRIVERS),$(d)/legacy/Kbuild $(d)/converted/Kbuild)))
 # scripts/convert's output of each legacy form (make convert-outputs), in
 # build/convert/DRIVER/wrapped and /native: built like the others when
 # present (DRIVERS' only), and with W=1 and sparse, where any warning fails.
@@ -117,7 +121,8 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 export KERNELS DRIVERS JOBS
 
 .PHONY: all modules modules-for tests setup help check demo lint diff doctest doctest-update
-.PHONY: matrix bench debug vm lab grade clean kernels clean-kernels kernel-debug
+.PHONY: matrix bench debug vm lab grade grade-class handout
+.PHONY: clean kernels clean-kernels kernel-debug
 .PHONY: compile_commands.json site site-check
 .PHONY: convert convert-outputs convert-check convert-diff convert-survey
 
@@ -371,7 +376,8 @@ site-check: site
 	@site/check
 
 # gdb on DRIVER's FORM module in a guest (scripts/debug), and a shell in a
-# guest with every module (a lab: the shell has no time limit).
+# guest with every module (the shell has no time limit): DRIVER's FORM
+# loaded, or lab LAB's module, built from labs/LAB (scripts/lab vm).
 KERNEL ?= 6.12
 FORM ?= converted
 
@@ -399,24 +405,52 @@ debug:
 		$(DRIVER) $(FORM)
 
 vm: KERNELS = $(KERNEL)
+ifneq ($(LAB),)
+vm: DRIVERS = $(LAB_DRIVERS)
+endif
 vm:
 	@$(PREPARE)
-	@scripts/vm --kernel $(KERNEL) --timeout 86400 \
-		$(if $(DRIVER),--load $(DRIVER):$(FORM))
+	@$(if $(LAB),scripts/lab vm --kernel $(KERNEL) $(LAB), \
+		scripts/vm --kernel $(KERNEL) --timeout 86400 \
+		$(if $(DRIVER),--load $(DRIVER):$(FORM)))
 
-# The labs (scripts/lab, TUTORIAL.md): lab writes lab LAB's start into
-# labs/LAB/ (yours: git ignores it); grade builds it for KERNEL (default
-# 6.12), runs its driver's tests against it in a guest, and scores it.
+# The labs (scripts/lab, TUTORIAL.md, docs/teachers.md): lab writes lab
+# LAB's start into labs/LAB/ (yours: git ignores it); grade builds it for
+# KERNEL (default 6.12), runs its driver's tests against it in a guest (or
+# TEST, a name or a comma-separated list), and scores it, in KTAP and, with
+# JUNIT, in a JUnit XML file too; its files go to build/labs/RELEASE/.
+# grade-class grades DIR/STUDENT/ for each student, one VM each, JOBS at a
+# time, into the gradebook CSV (default build/labs/RELEASE/class-LAB.csv);
+# handout writes a student's copy of the kit into DIR: the starts of LAB
+# (default all), no answers, CI files in place.
+LAB_DRIVERS = $(foreach l,$(LAB),$(shell scripts/lab driver $(l)))
+NEED_LAB = @test -n "$(LAB)" || { echo "make $@: say LAB= (make lab" \
+	"lists them)" >&2; exit 2; }
+
 lab:
 	@scripts/lab $(if $(LAB),start $(LAB))
 
 grade: KERNELS = $(KERNEL)
-grade: DRIVERS = $(if $(LAB),$(shell scripts/lab driver $(LAB)))
+grade: DRIVERS = $(LAB_DRIVERS)
 grade:
-	@test -n "$(LAB)" || { echo "make grade: say LAB= (make lab" \
-		"lists them)" >&2; exit 2; }
+	$(NEED_LAB)
 	@$(PREPARE)
-	@scripts/lab grade --kernel $(KERNEL) $(LAB)
+	@scripts/lab grade --kernel $(KERNEL) $(if $(TEST),--test $(TEST)) \
+		$(if $(JUNIT),--junit $(JUNIT)) $(LAB)
+
+grade-class: KERNELS = $(KERNEL)
+grade-class: DRIVERS = $(LAB_DRIVERS)
+grade-class:
+	$(NEED_LAB)
+	@test -n "$(DIR)" || { echo "make grade-class: say DIR= (a" \
+		"directory per student)" >&2; exit 2; }
+	@$(PREPARE)
+	@scripts/lab class --kernel $(KERNEL) $(if $(JOBS),--jobs $(JOBS)) \
+		$(LAB) $(DIR) $(CSV)
+
+handout:
+	@test -n "$(DIR)" || { echo "make handout: say DIR=" >&2; exit 2; }
+	@scripts/lab handout $(DIR) $(LAB)
 
 kernels:
 	@scripts/kernel list

@@ -510,8 +510,10 @@ static void attr_contended_reads(void)
 	int mfd = open_file("message", O_RDONLY);
 
 	hold_lock();
-	KIT_ASSERT_ERRNO(preadv2(vfd, &in, 1, 0, RWF_NOWAIT), err);
-	KIT_ASSERT_ERRNO(preadv2(mfd, &in, 1, 0, RWF_NOWAIT), err);
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(SYS_preadv2,
+				     preadv2(vfd, &in, 1, 0, RWF_NOWAIT)), err);
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(SYS_preadv2,
+				     preadv2(mfd, &in, 1, 0, RWF_NOWAIT)), err);
 	attr_thread_start(&reader, read_value, SYS_pread64);
 	usleep(200000);
 	KIT_ASSERT(!attr_thread_done(&reader));

@@ -427,12 +427,19 @@ KIT_TEST(contended_writes)
 	mfd = open_file("message", O_RDWR);
 	tfd = open_file("trigger", O_WRONLY);
 	hold_lock();
-	KIT_ASSERT_ERRNO(pwritev2(fd, &out, 1, 0, RWF_NOWAIT), err);
-	KIT_ASSERT_ERRNO(pwritev2(mfd, &out, 1, 0, RWF_NOWAIT), err);
-	KIT_ASSERT_ERRNO(pwritev2(tfd, &reset_cmd, 1, 0, RWF_NOWAIT), err);
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(SYS_pwritev2,
+				     pwritev2(fd, &out, 1, 0, RWF_NOWAIT)),
+			 err);
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(SYS_pwritev2,
+				     pwritev2(mfd, &out, 1, 0, RWF_NOWAIT)),
+			 err);
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(SYS_pwritev2,
+				     pwritev2(tfd, &reset_cmd, 1, 0,
+					      RWF_NOWAIT)), err);
 	sqe = io_uring_get_sqe(&ring);
 	io_uring_prep_write(sqe, fd, "7\n", 2, 0);
-	KIT_ASSERT_EQ(io_uring_submit(&ring), 1);
+	KIT_ASSERT_EQ(KIT_NO_WAIT(SYS_io_uring_enter, io_uring_submit(&ring)),
+		      1);
 	usleep(200000);
 	KIT_ASSERT_EQ(io_uring_peek_cqe(&ring, &cqe), -EAGAIN);
 	release_lock();

@@ -236,28 +236,114 @@ static inline void kit_read_task_file(pid_t tid, const char *name, char *out,
 }
 
 /*
- * Wait until thread tid sleeps in system call nr: its state is S (a wait
- * that a signal ends) or D (mutex_lock()), and its syscall file starts
- * with the call's number (it says "running" while the thread is on a CPU).
- * For a test that a call waits: the other side acts only once it does.
+ * Whether thread tid sleeps in system call nr: its state is S (a wait that
+ * a signal ends) or D (mutex_lock()), and its syscall file starts with the
+ * call's number (it says "running" while the thread is on a CPU).  Gives
+ * the state, or 0.  kit_wait_blocked() waits until it does: for a test that
+ * a call waits, whose other side acts only once it does.
  */
-static inline void kit_wait_blocked(pid_t tid, long nr)
+static inline char kit_sleeps_in(pid_t tid, long nr)
 {
 	char stat[512], call[256], *state;
+
+	kit_read_task_file(tid, "stat", stat, sizeof(stat));
+	kit_read_task_file(tid, "syscall", call, sizeof(call));
+	state = strrchr(stat, ')');
+	if (state && state[1] && (state[2] == 'S' || state[2] == 'D') &&
+	    call[0] >= '0' && call[0] <= '9' && strtol(call, NULL, 10) == nr)
+		return state[2];
+	return 0;
+}
+
+static inline void kit_wait_blocked(pid_t tid, long nr)
+{
 	int i;
 
 	for (i = 0; i < 2000; i++) {
-		kit_read_task_file(tid, "stat", stat, sizeof(stat));
-		kit_read_task_file(tid, "syscall", call, sizeof(call));
-		state = strrchr(stat, ')');
-		if (state && state[1] && (state[2] == 'S' || state[2] == 'D') &&
-		    call[0] >= '0' && call[0] <= '9' &&
-		    strtol(call, NULL, 10) == nr)
+		if (kit_sleeps_in(tid, nr))
 			return;
 		usleep(10000);
 	}
 	kit_fail("thread %d did not block in system call %ld", tid, nr);
 }
+
+/*
+ * A call that must not wait (RWF_NOWAIT, O_NONBLOCK, io_uring's first,
+ * non-blocking try: IOCB_NOWAIT in the driver): KIT_NO_WAIT(nr, call)
+ * makes the call, system call nr, and gives its value and errno.  Meanwhile
+ * a thread watches the caller: found asleep in nr, time after time, the
+ * test fails at once and says so, where the call would otherwise wait for
+ * the test's timeout, and the report would not say why.
+ *
+ *	KIT_ASSERT_ERRNO(KIT_NO_WAIT(SYS_preadv2,
+ *			 preadv2(fd, &iov, 1, -1, RWF_NOWAIT)), EAGAIN);
+ */
+#define KIT_NO_WAIT_SEEN	5	/* asleep at so many looks in a row */
+
+static struct {
+	pid_t tid;
+	long nr;
+	const char *call, *file;
+	int line, done;
+	pthread_t id;
+} kit_no_wait;
+
+static inline void *kit_no_wait_main(void *unused)
+{
+	char wchan[128];
+	int seen = 0;
+
+	while (!__atomic_load_n(&kit_no_wait.done, __ATOMIC_SEQ_CST)) {
+		seen = kit_sleeps_in(kit_no_wait.tid, kit_no_wait.nr) ?
+		       seen + 1 : 0;
+		if (seen == KIT_NO_WAIT_SEEN) {
+			kit_read_task_file(kit_no_wait.tid, "wchan", wchan,
+					   sizeof(wchan));
+			kit_failed(kit_no_wait.file, kit_no_wait.line, 0,
+				   "%s waits (asleep in %s) where it must not: %s",
+				   kit_no_wait.call,
+				   wchan[0] && strcmp(wchan, "0") ?
+				   wchan : "the kernel",
+				   "under O_NONBLOCK, RWF_NOWAIT or io_uring's first try (IOCB_NOWAIT) a driver returns -EAGAIN instead");
+		}
+		usleep(10000);
+	}
+	return unused;
+}
+
+static inline void kit_no_wait_begin(long nr, const char *call,
+				     const char *file, int line)
+{
+	int err;
+
+	kit_no_wait.tid = gettid();
+	kit_no_wait.nr = nr;
+	kit_no_wait.call = call;
+	kit_no_wait.file = file;
+	kit_no_wait.line = line;
+	__atomic_store_n(&kit_no_wait.done, 0, __ATOMIC_SEQ_CST);
+	err = pthread_create(&kit_no_wait.id, NULL, kit_no_wait_main, NULL);
+	if (err)
+		kit_fail("pthread_create: %s", strerror(err));
+}
+
+static inline void kit_no_wait_end(void)
+{
+	int e = errno;
+
+	__atomic_store_n(&kit_no_wait.done, 1, __ATOMIC_SEQ_CST);
+	pthread_join(kit_no_wait.id, NULL);
+	errno = e;
+}
+
+#define KIT_NO_WAIT(nr, call)						\
+	({								\
+		long long kit_nw;					\
+		kit_no_wait_begin(nr, #call, __FILE__, __LINE__);	\
+		kit_nw = (call);					\
+		kit_no_wait_end();					\
+		kit_nw;							\
+	})
 
 /*
  * n bytes that end where a PROT_NONE page begins: an access past them, or
