@@ -6,7 +6,7 @@
  * brackets each call with debugfs_file_get()/debugfs_file_put(), so that
  * debugfs_remove() waits for calls in flight and later calls fail with
  * -EIO.  But the proxy passes on only llseek, read, write, poll,
- * unlocked_ioctl and release (up to 7.2 at least): a file with only
+ * unlocked_ioctl and release (as of 7.3): a file with only
  * .read_iter gets -EINVAL on read.  So an iterator-based file is created
  * with debugfs_create_file_unsafe(), which gives its fops to the VFS as
  * they are, and each handler does the bracketing itself:

@@ -4,7 +4,7 @@
  *
  * These are the helpers of Jens Axboe's 2024 RFC series "Kill off old fops
  * ->read() and ->write()".  The series never reached mainline (none of
- * them is there up to 7.2), so the kit carries them, header-only:
+ * them is there as of 7.3), so the kit carries them, header-only:
  *
  *   FOPS_READ_ITER_HELPER(fn), FOPS_WRITE_ITER_HELPER(fn)
  *   vfs_read_iter(iocb, to, fn), vfs_write_iter(iocb, from, fn)

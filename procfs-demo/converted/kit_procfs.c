@@ -118,7 +118,7 @@ static ssize_t value_read_iter(struct kiocb *iocb, struct iov_iter *to)
 }
 
 /*
- * There is no .proc_write_iter (up to 7.2 at least): procfs calls
+ * There is no .proc_write_iter (as of 7.3): procfs calls
  * .proc_write from its own .write, one call per writev() segment, and
  * fails RWF_NOWAIT writes, whatever we do.  An iterator-shaped write
  * wrapped back into .proc_write would add code and gain nothing, so the
