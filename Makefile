@@ -21,7 +21,7 @@
 #   make grade LAB=n [KERNEL=k] [TEST=name] [JUNIT=file]  test labs/n, score
 #   make grade-class LAB=n DIR=d [CSV=file]   grade d/*/ (students), a CSV
 #   make handout DIR=d [LAB="n..."]           a student's copy: no answers
-#   make doctest          run the examples in README.md and TUTORIAL.md
+#   make doctest          run the examples in README, TUTORIAL and docs/
 #   make site             the study site, build/site/index.html
 #   make site-check       build it and check every page in headless Chromium
 #   make kernels          the guest kernels: cached, and available from Debian
@@ -91,12 +91,10 @@ DRIVER := $(DRIVERS)
 endif
 DRIVERS ?= $(ALL_DRIVERS)
 
-# The names: a series, an architecture's build of it (arm64-6.12), the
-# debug kernel, or a kernel tree's path (with a /).
-SERIES := 6.1 6.12
-KNOWN_KERNELS := $(SERIES) debug
-bad_kernels := $(filter-out $(KNOWN_KERNELS) $(addprefix arm64-,$(SERIES)) \
-	%/ $(foreach k,$(KERNELS),$(if $(findstring /,$(k)),$(k))),$(KERNELS))
+# The names: a series, the debug kernel, or a kernel tree's path (with a /).
+KNOWN_KERNELS := 6.1 6.12 debug
+bad_kernels := $(filter-out $(KNOWN_KERNELS) %/ \
+	$(foreach k,$(KERNELS),$(if $(findstring /,$(k)),$(k))),$(KERNELS))
 ifneq ($(bad_kernels),)
 $(error no kernel $(bad_kernels) in this kit: the kernels are $(KNOWN_KERNELS), or a built kernel tree's path (make kernels: what Debian has))
 endif
