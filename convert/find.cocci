@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Find what scripts/convert needs to know, and change nothing: the
-/// legacy .read and .write functions defined in the file, every
-/// struct file_operations and struct proc_ops initializer and its fields,
-/// and the calls that create debugfs files.
+/// legacy .read and .write functions defined in the file, and every
+/// struct file_operations and struct proc_ops initializer and its fields.
+/// (How each fops is registered, scripts/convert reads from the text: it
+/// follows macros, tables and functions.)
 ///
 // Confidence: High (it only reports)
 // Options: none; scripts/convert runs it first, on every file
 // Output: one line per finding, read by scripts/convert:
 //   FN name line buffer_name kind(read|write) file_parameter_name
 //   FIELD struct_type ops_name field value line
-//   DEBUGFS creator line fops_argument
 
 @fn@
 identifier func, fl, buf, count, ppos;
@@ -49,22 +49,3 @@ value << ops.value;
 p << ops.p;
 @@
 print("FIELD %s %s %s %s" % (opsname, fld, value.replace(" ", ""), p[0].line))
-
-@dbg@
-// A set, not a regex: spatch 1.1 (Debian 12) reads =~ as PCRE, 1.3
-// (Debian 13) as OCaml's Str, where ( and | are plain characters.
-identifier creator = {debugfs_create_file, debugfs_create_file_size,
-		      debugfs_create_file_aux, debugfs_create_file_aux_num};
-expression list args;
-expression fops;
-position p;
-@@
-creator@p(args, fops)
-
-@script:python@
-creator << dbg.creator;
-fops << dbg.fops;
-p << dbg.p;
-@@
-print("DEBUGFS %s %s %s" % (creator, p[0].line, fops.replace(" ", "")))
-

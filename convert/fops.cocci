@@ -5,9 +5,10 @@
 ///   .write = NAME      ->  .write_iter = NAME_iter
 ///   .proc_read = NAME  ->  .proc_read_iter = NAME_iter
 ///   .read = seq_read   ->  .read_iter = seq_read_iter   (and .proc_read)
-/// NAME_iter is what signature.cocci or wrap.cocci made of NAME.  In the
-/// fops of a file that debugfs_create_file() proxies, the handler is
-/// NAME_iter_safe instead (debugfs.cocci).  There is no .proc_write_iter
+/// NAME_iter is what signature.cocci or wrap.cocci made of NAME.  In a
+/// fops that moves from debugfs_create_file() to _unsafe (debugfs.cocci),
+/// the handler is NAME_iter_safe instead (DEBUGFS_ITER_SAFE(): scripts/convert
+/// puts it before the fops, with the other methods' guards).  There is no .proc_write_iter
 /// (up to 7.3 at least): .proc_write stays.  seq_read() is
 /// seq_read_iter() run on a user buffer: the same code, since 5.10.
 ///
@@ -15,7 +16,7 @@
 // ever set: the old field is replaced, not kept.
 // Options: run by scripts/convert with ITER_READ, ITER_WRITE (the
 // functions to switch), SEQ_OPS (the seq_read fops to switch) and SAFE_OPS
-// (fops for debugfs_create_file_unsafe)
+// (fops moving to debugfs_create_file_unsafe)
 
 @initialize:python@
 @@

@@ -6,6 +6,7 @@
  * counts the bytes NOT copied, copy_to_iter() the bytes copied.
  */
 #include <linux/fs.h>
+#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/uaccess.h>
 
@@ -133,6 +134,18 @@ static const struct file_operations assigned_fops = {
 
 static const struct file_operations returned_fops = {
 	.read		= returned_read,
+};
+
+/* Misc devices, never registered: how the VFS would call the fops. */
+static struct miscdevice contexts_misc[] __maybe_unused = {
+	{ .name = "if", .fops = &if_fops },
+	{ .name = "not", .fops = &not_fops },
+	{ .name = "compared", .fops = &compared_fops },
+	{ .name = "ternary", .fops = &ternary_fops },
+	{ .name = "minus", .fops = &minus_fops },
+	{ .name = "minus_other", .fops = &minus_other_fops },
+	{ .name = "assigned", .fops = &assigned_fops },
+	{ .name = "returned", .fops = &returned_fops },
 };
 
 MODULE_LICENSE("GPL");

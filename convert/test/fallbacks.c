@@ -4,10 +4,15 @@
  * for the reason its comment gives, and one it must leave alone.
  */
 #include <linux/fs.h>
+#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/uaccess.h>
 
 static char data[64];
+
+/* Defined in another file: left alone. */
+ssize_t elsewhere_write(struct file *file, const char __user *buf,
+			size_t count, loff_t *ppos);
 static unsigned long last;
 
 /* The count of bytes not copied is passed on: no pattern takes it. */
@@ -136,10 +141,6 @@ static ssize_t caller_read(struct file *file, char __user *buf, size_t count,
 	return called_read(file, buf, count, ppos);
 }
 
-/* Defined in another file: left alone. */
-extern ssize_t elsewhere_write(struct file *file, const char __user *buf,
-			       size_t count, loff_t *ppos);
-
 static const struct file_operations a_fops = {
 	.read		= argument_read,
 	.write		= numeric_write,
@@ -179,6 +180,19 @@ static const struct file_operations h_fops = {
 
 static const struct file_operations i_fops = {
 	.read		= caller_read,
+};
+
+/* Misc devices, never registered: how the VFS would call the fops. */
+static struct miscdevice fallbacks_misc[] __maybe_unused = {
+	{ .name = "a", .fops = &a_fops },
+	{ .name = "b", .fops = &b_fops },
+	{ .name = "c", .fops = &c_fops },
+	{ .name = "d", .fops = &d_fops },
+	{ .name = "e", .fops = &e_fops },
+	{ .name = "f", .fops = &f_fops },
+	{ .name = "g", .fops = &g_fops },
+	{ .name = "h", .fops = &h_fops },
+	{ .name = "i", .fops = &i_fops },
 };
 
 MODULE_LICENSE("GPL");
