@@ -14,7 +14,7 @@
 #   make convert SRC=f.c  scripts/convert on a file of yours (MODE=wrap, IN_PLACE=1)
 #   make convert-check    the converter's output of each legacy form, tested
 #   make convert-diff [DRIVER=d]  its native output against the hand conversion
-#   make convert-survey   the converter on Debian's kernel source (10-40 min)
+#   make convert-survey   the converter on Debian's kernel source (long)
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
 #   make vm [KERNEL=k] [DRIVER=d FORM=f | LAB=n]  a shell in the guest
 #   make lab [LAB=n]      the labs; with LAB, write lab n's start into labs/n
