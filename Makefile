@@ -215,9 +215,10 @@ build/tests-$(XARCH)/%: tests/%.c $(wildcard tests/*.h)
 # (scripts/setup, through sudo), the kernels (scripts/kernel, no root; the
 # newest release of each series), then the build.  The tools are those of
 # what the target runs: scripts/setup's base group, its kernel-build group
-# when KERNELS has the debug kernel, and the groups in SETUP_GROUPS.
+# when KERNELS has the debug kernel, its arm64 group when KERNELS boot arm64
+# guests, and the groups in SETUP_GROUPS.
 SETUP = scripts/setup base $(if $(filter debug,$(KERNELS)),kernel-build) \
-	$(SETUP_GROUPS)
+	$(if $(filter arm64,$(GUEST_ARCHS)),arm64) $(SETUP_GROUPS)
 PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 
 # Does DRIVERS name every driver?  (A full check tests the kit's tools too.)
