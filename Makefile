@@ -6,7 +6,7 @@
 #   make                  build every module, in both forms, for each kernel
 #   make help             the routes through the kit, and these targets, briefly
 #   make check            build, boot each kernel under QEMU and run the tests
-#   make demo             show the kit working
+#   make demo [KERNEL=k]  show the kit working
 #   make bench            measure both forms of each driver, on each kernel
 #   make matrix           system calls against every driver, form and kernel
 #   make lint             checkpatch --strict and sparse over the kit's sources
