@@ -403,28 +403,29 @@ static int value_write(const struct workload *w, struct ctl *c)
 /* ---- no device ---- */
 
 #define LOOP_TURNS	1000
-/* Two instructions a turn: decrement, branch back while not zero. */
+
+/* n turns of two instructions: decrement, branch back while not zero. */
+static inline void loop_turns(long n)
+{
 #if defined(__x86_64__)
-#define LOOP_ASM(n) asm volatile("1:\tdec %0\n\tjnz 1b" : "+r" (n))
+	asm volatile("1:\tdec %0\n\tjnz 1b" : "+r" (n));
 #elif defined(__aarch64__)
-#define LOOP_ASM(n) \
-	asm volatile("1:\tsubs %0, %0, #1\n\tb.ne 1b" : "+r" (n) : : "cc")
+	asm volatile("1:\tsubs %0, %0, #1\n\tb.ne 1b" : "+r" (n) : : "cc");
 #else
 #error "insn-loop: no two-instruction loop for this architecture"
 #endif
+}
 
 static int insn_loop(const struct workload *w, struct ctl *c)
 {
-	long i, k, n;
+	long i, k;
 	double t0;
 
 	(void)w;
 	while ((k = chunk(c, CHUNK))) {
 		t0 = now();
-		for (i = 0; i < k; i++) {
-			n = LOOP_TURNS;
-			LOOP_ASM(n);
-		}
+		for (i = 0; i < k; i++)
+			loop_turns(LOOP_TURNS);
 		timed(c, k, t0);
 	}
 	return 0;
