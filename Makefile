@@ -41,8 +41,9 @@
 # KERNELS=/path/to/tree.  By default, the build, demo, bench, matrix and
 # doctest use the host's architecture's two series (scripts/arch kernels):
 # 6.1 and 6.12 on amd64, arm64-6.1 and arm64-6.12 on arm64; check, lint and
-# convert-check add debug on amd64; debug, vm and grade take one kernel,
-# 6.12 (arm64-6.12 on arm64); and compile_commands.json one, 6.1.  DRIVERS
+# convert-check add debug and arm64-6.12 on amd64 (scripts/arch check);
+# debug, vm and grade take one kernel, 6.12 (arm64-6.12 on arm64); and
+# compile_commands.json one, 6.1.  DRIVERS
 # picks the drivers that `make check` tests (and narrows its build to their
 # modules and the helpers' self-test); JOBS how many VMs it runs at once
 # (default: one per core; JOBS=1 runs one after the other).  debug and vm
@@ -77,7 +78,7 @@ endif
 HOST_ARCH := $(shell scripts/arch host)
 ifeq ($(origin KERNELS),undefined)
 KERNELS := $(shell scripts/arch kernels)
-CHECK_KERNELS := $(KERNELS) $(if $(filter amd64,$(HOST_ARCH)),debug)
+CHECK_KERNELS := $(shell scripts/arch check)
 endif
 ifndef CHECK_KERNELS
 CHECK_KERNELS := $(KERNELS)
@@ -240,8 +241,9 @@ help:
 	@echo "                  make grade LAB=n: a submission's score"
 	@echo "  driver authors  make diff DRIVER=d: a conversion; scripts/new-driver"
 	@echo "                  NAME --from d --into ~/src/NAME: a driver of yours"
-	@echo "  maintainers     make check (every test, on 6.1, 6.12 and the debug"
-	@echo "                  kernel), make lint, make doctest, make site-check"
+	@echo "  maintainers     make check (every test, on 6.1, 6.12, the debug"
+	@echo "                  kernel and arm64-6.12), make lint, make doctest,"
+	@echo "                  make site-check"
 	@echo
 	@echo "Targets (KERNELS=, DRIVERS= narrow them; make check DRIVERS=misc-fifo"
 	@echo "KERNELS=6.12 is one driver on one kernel):"
