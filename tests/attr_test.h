@@ -414,6 +414,8 @@ static void attr_efault(void)
 	KIT_ASSERT(r >= 1 && r <= 4);
 	KIT_ASSERT(!memcmp(edge, want, r));
 	close(fd);
+	kit_diag("8 bytes, 4 before a fault: write copied %zd, read %zd",
+		 n, r);
 	expect_content("message", want, 8);
 }
 
