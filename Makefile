@@ -6,7 +6,7 @@
 #   make                  build every module, in both forms, for each kernel
 #   make help             the routes through the kit, and these targets, briefly
 #   make check            build, boot each kernel under QEMU and run the tests
-#   make demo             show the kit working
+#   make demo [KERNEL=k]  show the kit working
 #   make bench            measure both forms of each driver, on each kernel
 #   make matrix           system calls against every driver, form and kernel
 #   make lint             checkpatch --strict and sparse over the kit's sources
@@ -32,18 +32,22 @@
 #
 # KERNELS picks the kernels: 6.1 and/or 6.12 (the newest of each series in
 # Debian's archive, fetched by scripts/kernel into ~/.cache/iterkit, or
-# $ITERKIT_CACHE; never installed on the host), debug (Debian's newest 7.x
-# source with KASAN, lockdep, UBSAN, kmemleak and DEBUG_OBJECTS, built into
-# that cache by scripts/kernel from scripts/debug.config, once: it says how
-# far it is as it goes) or the path of a configured and built kernel tree;
-# `make KDIR=/path/to/tree` is KERNELS=/path/to/tree.  By default, the
-# build, demo, bench, matrix and doctest use 6.1 and 6.12; check, lint and
-# convert-check add debug; debug, vm and grade take one kernel, 6.12; and
-# compile_commands.json one, 6.1.  DRIVERS picks the drivers that `make
-# check` tests (and narrows its build to their modules and the helpers'
-# self-test); JOBS how many VMs it runs at once (default: one per core;
-# JOBS=1 runs one after the other).  debug and vm take FORM (default
-# converted); debug's gdb stub is on port 1234, or PORT.
+# $ITERKIT_CACHE; never installed on the host), arm64-6.1 and arm64-6.12
+# (Debian's arm64 builds of them: arm64 guests, cross-built on an amd64
+# host), debug (Debian's newest 7.x source with KASAN, lockdep, UBSAN,
+# kmemleak and DEBUG_OBJECTS, built into that cache by scripts/kernel from
+# scripts/debug.config, once: it says how far it is as it goes) or the path
+# of a configured and built kernel tree; `make KDIR=/path/to/tree` is
+# KERNELS=/path/to/tree.  By default, the build, demo, bench, matrix and
+# doctest use the host's architecture's two series (scripts/arch kernels):
+# 6.1 and 6.12 on amd64, arm64-6.1 and arm64-6.12 on arm64; check, lint and
+# convert-check add debug and arm64-6.12 on amd64 (scripts/arch check);
+# debug, vm and grade take one kernel, 6.12 (arm64-6.12 on arm64); and
+# compile_commands.json one, 6.1.  DRIVERS
+# picks the drivers that `make check` tests (and narrows its build to their
+# modules and the helpers' self-test); JOBS how many VMs it runs at once
+# (default: one per core; JOBS=1 runs one after the other).  debug and vm
+# take FORM (default converted); debug's gdb stub is on port 1234, or PORT.
 #
 # KERNEL and KERNELS are one variable, and so are DRIVER and DRIVERS: either
 # spelling works with every target (make check DRIVER=misc-fifo tests
@@ -70,9 +74,11 @@ else ifneq ($(call given,KERNELS),)
 KERNEL := $(KERNELS)
 endif
 
+# The host's architecture, and its default kernels (scripts/arch).
+HOST_ARCH := $(shell scripts/arch host)
 ifeq ($(origin KERNELS),undefined)
-KERNELS := 6.1 6.12
-CHECK_KERNELS := 6.1 6.12 debug
+KERNELS := $(shell scripts/arch kernels)
+CHECK_KERNELS := $(shell scripts/arch check)
 endif
 ifndef CHECK_KERNELS
 CHECK_KERNELS := $(KERNELS)
@@ -91,8 +97,10 @@ DRIVER := $(DRIVERS)
 endif
 DRIVERS ?= $(ALL_DRIVERS)
 
-# The names: a series, the debug kernel, or a kernel tree's path (with a /).
-KNOWN_KERNELS := 6.1 6.12 debug
+# The names: a series, an architecture's build of it (arm64-6.12), the
+# debug kernel, or a kernel tree's path (with a /).
+SERIES := 6.1 6.12
+KNOWN_KERNELS := $(SERIES) $(addprefix arm64-,$(SERIES)) debug
 bad_kernels := $(filter-out $(KNOWN_KERNELS) %/ \
 	$(foreach k,$(KERNELS),$(if $(findstring /,$(k)),$(k))),$(KERNELS))
 ifneq ($(bad_kernels),)
@@ -112,7 +120,16 @@ MODDIRS = common/selftest $(patsubst %/Kbuild,%,$(wildcard \
 # present (DRIVERS' only), and with W=1 and sparse, where any warning fails.
 CONVERT_DIRS = $(filter $(addsuffix /%,$(DRIVERS)),\
 	$(patsubst build/convert/%/Kbuild,%,$(wildcard build/convert/*/*/Kbuild)))
-TESTS := $(patsubst tests/%.c,build/tests/%,$(wildcard tests/*.c))
+# The test programs: build/tests/ for the host's architecture (always: the
+# graders list their tests on the host), and build/tests-ARCH/ for another
+# architecture that KERNELS boot (cross-built; scripts/vm takes each guest's
+# own).
+XARCH := $(if $(filter arm64,$(HOST_ARCH)),amd64,arm64)
+GUEST_ARCHS = $(sort $(foreach k,$(KERNELS),$(shell scripts/arch of $(k))))
+TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/*.c))
+TESTS = $(addprefix build/tests/,$(TEST_NAMES)) \
+	$(if $(filter $(XARCH),$(GUEST_ARCHS)),\
+		$(addprefix build/tests-$(XARCH)/,$(TEST_NAMES)))
 
 TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 
@@ -158,7 +175,7 @@ modules-for:
 		[ -z "$(KBUILD_ARGS)" ] && [ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && \
 			continue; \
 		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
-		$(MAKE) -C $$kdir M=$$b/$$m $(NOBTF) $(KBUILD_ARGS) modules; \
+		$(MAKE) -C $$kdir M=$$b/$$m $$kbuild $(NOBTF) $(KBUILD_ARGS) modules; \
 		[ -n "$(KBUILD_ARGS)" ] || echo "$$sum" >$$s; \
 	done; \
 	for m in $(CONVERT_DIRS); do \
@@ -169,7 +186,7 @@ modules-for:
 		s=$$b/$$m/.kit-built; \
 		[ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && continue; \
 		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
-		$(MAKE) -C $$kdir M=$$b/$$m $(NOBTF) W=1 C=2 \
+		$(MAKE) -C $$kdir M=$$b/$$m $$kbuild $(NOBTF) W=1 C=2 \
 			CHECK=$$(scripts/kernel sparse) modules \
 			>$$b/$$m/build.log 2>&1 || { cat $$b/$$m/build.log; exit 1; }; \
 		if grep -E 'warning:|error:|not available or not up to date' \
@@ -186,13 +203,23 @@ build/tests/%: tests/%.c $(wildcard tests/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< -luring
 
+# Another architecture's: its cross compiler (scripts/arch), and liburing
+# from its liburing-dev (scripts/kernel userland: in the kernel cache).
+XCC := $(shell scripts/arch vars $(XARCH) | sed -n 's/.* cc=\([^ ]*\).*/\1/p')
+XUSERLAND = $(eval XUSERLAND := $(shell scripts/kernel userland $(XARCH)))$(XUSERLAND)
+build/tests-$(XARCH)/%: tests/%.c $(wildcard tests/*.h)
+	@mkdir -p $(@D)
+	$(XCC) $(TEST_CFLAGS) -I$(XUSERLAND)/usr/include -o $@ $< \
+		-L$(XUSERLAND)/usr/lib/$(XCC:%-gcc=%) -luring
+
 # What every target that boots a guest does first: the host's tools
 # (scripts/setup, through sudo), the kernels (scripts/kernel, no root; the
 # newest release of each series), then the build.  The tools are those of
 # what the target runs: scripts/setup's base group, its kernel-build group
-# when KERNELS has the debug kernel, and the groups in SETUP_GROUPS.
+# when KERNELS has the debug kernel, its arm64 group when KERNELS boot arm64
+# guests, and the groups in SETUP_GROUPS.
 SETUP = scripts/setup base $(if $(filter debug,$(KERNELS)),kernel-build) \
-	$(SETUP_GROUPS)
+	$(if $(filter arm64,$(GUEST_ARCHS)),arm64) $(SETUP_GROUPS)
 PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 
 # Does DRIVERS name every driver?  (A full check tests the kit's tools too.)
@@ -214,8 +241,9 @@ help:
 	@echo "                  make grade LAB=n: a submission's score"
 	@echo "  driver authors  make diff DRIVER=d: a conversion; scripts/new-driver"
 	@echo "                  NAME --from d --into ~/src/NAME: a driver of yours"
-	@echo "  maintainers     make check (every test, on 6.1, 6.12 and the debug"
-	@echo "                  kernel), make lint, make doctest, make site-check"
+	@echo "  maintainers     make check (every test, on 6.1, 6.12, the debug"
+	@echo "                  kernel and arm64-6.12), make lint, make doctest,"
+	@echo "                  make site-check"
 	@echo
 	@echo "Targets (KERNELS=, DRIVERS= narrow them; make check DRIVERS=misc-fifo"
 	@echo "KERNELS=6.12 is one driver on one kernel):"
@@ -354,7 +382,8 @@ diff:
 
 # The documentation's examples, run as written (scripts/doctest explains the
 # marks); doctest-update rewrites the quoted outputs, such as `make diff`.
-doctest: SETUP_GROUPS = all
+# Some examples boot an arm64 guest, whose tools all does not hold.
+doctest: SETUP_GROUPS = all arm64
 doctest:
 	@$(PREPARE)
 	@scripts/doctest
@@ -376,7 +405,7 @@ site-check: site
 # gdb on DRIVER's FORM module in a guest (scripts/debug), and a shell in a
 # guest with every module (the shell has no time limit): DRIVER's FORM
 # loaded, or lab LAB's module, built from labs/LAB (scripts/lab vm).
-KERNEL ?= 6.12
+KERNEL ?= $(shell scripts/arch kernel)
 FORM ?= converted
 
 # Those that take one kernel, and one driver.

@@ -236,6 +236,19 @@ static inline void kit_read_task_file(pid_t tid, const char *name, char *out,
 }
 
 /*
+ * The system calls that the C library's poll() and epoll_wait() make, for
+ * kit_sleeps_in() and kit_wait_blocked(): arm64 has neither poll nor
+ * epoll_wait, and glibc calls ppoll and epoll_pwait there.
+ */
+#ifdef SYS_poll
+#define KIT_SYS_POLL		SYS_poll
+#define KIT_SYS_EPOLL_WAIT	SYS_epoll_wait
+#else
+#define KIT_SYS_POLL		SYS_ppoll
+#define KIT_SYS_EPOLL_WAIT	SYS_epoll_pwait
+#endif
+
+/*
  * Whether thread tid sleeps in system call nr: its state is S (a wait that
  * a signal ends) or D (mutex_lock()), and its syscall file starts with the
  * call's number (it says "running" while the thread is on a CPU).  Gives

@@ -39,10 +39,11 @@
  *                      up to 32 bytes, or pwrite() of a 6-byte number, at 0
  *   proc-read, proc-write  the same on /proc/kit-procfs/value
  *   insn-loop          no device: 1000 turns of a loop of two instructions
- *                      (x86-64's dec and jnz), so 2000 instructions and the
- *                      few of the op's own loop: under QEMU's instruction
- *                      counting, whose clock advances 1 ns per instruction,
- *                      it must take 2 us (tests/host/bench checks that)
+ *                      (x86-64's dec and jnz, arm64's subs and b.ne), so
+ *                      2000 instructions and the few of the op's own loop:
+ *                      under QEMU's instruction counting, whose clock
+ *                      advances 1 ns per instruction, it must take 2 us
+ *                      (tests/host/bench checks that)
  *   skel-echo          /dev/skel0: 4 KiB written and the same 4 KiB read
  *                      back (the Loopback gadget echoes it; reads return a
  *                      packet at most): a thread writes while this one
@@ -403,18 +404,28 @@ static int value_write(const struct workload *w, struct ctl *c)
 
 #define LOOP_TURNS	1000
 
+/* n turns of two instructions: decrement, branch back while not zero. */
+static inline void loop_turns(long n)
+{
+#if defined(__x86_64__)
+	asm volatile("1:\tdec %0\n\tjnz 1b" : "+r" (n));
+#elif defined(__aarch64__)
+	asm volatile("1:\tsubs %0, %0, #1\n\tb.ne 1b" : "+r" (n) : : "cc");
+#else
+#error "insn-loop: no two-instruction loop for this architecture"
+#endif
+}
+
 static int insn_loop(const struct workload *w, struct ctl *c)
 {
-	long i, k, n;
+	long i, k;
 	double t0;
 
 	(void)w;
 	while ((k = chunk(c, CHUNK))) {
 		t0 = now();
-		for (i = 0; i < k; i++) {
-			n = LOOP_TURNS;
-			asm volatile("1:\tdec %0\n\tjnz 1b" : "+r" (n));
-		}
+		for (i = 0; i < k; i++)
+			loop_turns(LOOP_TURNS);
 		timed(c, k, t0);
 	}
 	return 0;

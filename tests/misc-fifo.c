@@ -635,7 +635,7 @@ KIT_TEST(poll_out_waits_for_refused_event)
 	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
 	KIT_ASSERT_EQ(poll(&p, 1, 200), 0);
 	KIT_ASSERT_EQ(poll_now(wfd), POLLIN | POLLOUT);	/* not refused */
-	helper_start(SYS_poll, get_first_other);
+	helper_start(KIT_SYS_POLL, get_first_other);
 	KIT_ASSERT_EQ(poll(&p, 1, -1), 1);
 	KIT_ASSERT_EQ(p.revents, POLLOUT);
 	helper_join();
@@ -678,7 +678,7 @@ KIT_TEST(poll_wakes_on_write)
 
 	wfd = KIT_ASSERT_OK(open(DEV, O_RDWR));
 	p = (struct pollfd){ .fd = fd, .events = POLLIN };
-	helper_start(SYS_poll, put_small);
+	helper_start(KIT_SYS_POLL, put_small);
 	KIT_ASSERT_EQ(poll(&p, 1, -1), 1);
 	KIT_ASSERT_EQ(p.revents, POLLIN);
 	helper_join();
@@ -695,7 +695,7 @@ KIT_TEST(epoll_wakes_on_read)
 	ep = KIT_ASSERT_OK(epoll_create1(0));
 	KIT_ASSERT_OK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
 	KIT_ASSERT_EQ(epoll_wait(ep, &ev, 1, 0), 0);
-	helper_start(SYS_epoll_wait, get_first);
+	helper_start(KIT_SYS_EPOLL_WAIT, get_first);
 	KIT_ASSERT_EQ(epoll_wait(ep, &ev, 1, -1), 1);
 	KIT_ASSERT_EQ(ev.events, EPOLLOUT);
 	helper_join();

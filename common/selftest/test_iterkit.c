@@ -187,7 +187,7 @@ struct copy_case {
 	int hole;		/* mapped bytes before a hole, or NO_HOLE */
 	size_t avail;		/* size of the kernel buffer */
 	loff_t pos;
-	ssize_t ret;
+	ssize_t ret;		/* with a hole: the most it may return */
 };
 
 static const struct copy_case copy_cases[] = {
@@ -210,11 +210,10 @@ static const struct copy_case copy_cases[] = {
 static void run_copy_case(const struct copy_case *c, bool to_iter)
 {
 	char win[64], kbuf[64], want[64];
-	size_t done = c->ret > 0 ? c->ret : 0;
-	loff_t want_pos = c->pos + (loff_t)done;
-	loff_t pos = c->pos;
+	loff_t want_pos, pos = c->pos;
 	struct tbuf t;
 	ssize_t ret;
+	size_t done;
 
 	this_ok = true;
 	tb_init(&t, c->kind, to_iter ? ITER_DEST : ITER_SOURCE, c->len,
@@ -227,7 +226,19 @@ static void run_copy_case(const struct copy_case *c, bool to_iter)
 	else
 		ret = simple_copy_from_iter(kbuf, &pos, c->avail, &t.iter);
 
-	CHECK(ret == c->ret, "returned %zd, expected %zd", ret, c->ret);
+	/*
+	 * Up to a fault, the architecture's user copy may stop short, but
+	 * not at nothing (include/linux/uaccess.h): x86's copies up to the
+	 * fault, arm64's may stop after a byte.  Whatever it did must add
+	 * up: the position, the iterator and the bytes all say the same.
+	 */
+	if (c->hole != NO_HOLE && c->ret > 0)
+		CHECK(ret > 0 && ret <= c->ret,
+		      "returned %zd, expected 1 to %zd", ret, c->ret);
+	else
+		CHECK(ret == c->ret, "returned %zd, expected %zd", ret, c->ret);
+	done = ret > 0 ? ret : 0;
+	want_pos = c->pos + (loff_t)done;
 	CHECK(pos == want_pos, "position %lld, expected %lld", pos, want_pos);
 	CHECK(iov_iter_count(&t.iter) == c->len - done,
 	      "%zu bytes left in the iterator, expected %zu",
