@@ -382,7 +382,7 @@ diff:
 
 # The documentation's examples, run as written (scripts/doctest explains the
 # marks); doctest-update rewrites the quoted outputs, such as `make diff`.
-# Some examples boot an arm64 guest, whose tools all does not hold.
+# Some examples boot an arm64 guest, whose tools the all group leaves out.
 doctest: SETUP_GROUPS = all arm64
 doctest:
 	@$(PREPARE)

@@ -406,16 +406,17 @@ static void attr_efault(void)
 	 */
 	memcpy(edge, "WXYZ", 4);
 	n = KIT_ASSERT_OK(write(fd, edge, 8));
+	r = KIT_ASSERT_OK(pread(fd, edge, 8, 0));
+	/* Before the checks, so that a failing one has the counts above it. */
+	kit_diag("8 bytes, 4 before a fault: write copied %zd, read %zd",
+		 n, r);
 	KIT_ASSERT(n >= 1 && n <= 4);
 	KIT_ASSERT_EQ(lseek(fd, 0, SEEK_CUR), n);
 	memcpy(want, "abcdefgh", 8);
 	memcpy(want, "WXYZ", n);
-	r = KIT_ASSERT_OK(pread(fd, edge, 8, 0));
 	KIT_ASSERT(r >= 1 && r <= 4);
 	KIT_ASSERT(!memcmp(edge, want, r));
 	close(fd);
-	kit_diag("8 bytes, 4 before a fault: write copied %zd, read %zd",
-		 n, r);
 	expect_content("message", want, 8);
 }
 
