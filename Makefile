@@ -43,11 +43,11 @@
 # 6.1 and 6.12 on amd64, arm64-6.1 and arm64-6.12 on arm64; check, lint and
 # convert-check add debug and arm64-6.12 on amd64 (scripts/arch check);
 # debug, vm and grade take one kernel, 6.12 (arm64-6.12 on arm64); and
-# compile_commands.json one, 6.1.  DRIVERS
-# picks the drivers that `make check` tests (and narrows its build to their
-# modules and the helpers' self-test); JOBS how many VMs it runs at once
-# (default: one per core; JOBS=1 runs one after the other).  debug and vm
-# take FORM (default converted); debug's gdb stub is on port 1234, or PORT.
+# compile_commands.json one, 6.1.  DRIVERS picks the drivers that `make
+# check` tests (and narrows its build to their modules and the helpers'
+# self-test); JOBS how many VMs it runs at once (default: one per core;
+# JOBS=1 runs one after the other).  debug and vm take FORM (default
+# converted); debug's gdb stub is on port 1234, or PORT.
 #
 # KERNEL and KERNELS are one variable, and so are DRIVER and DRIVERS: either
 # spelling works with every target (make check DRIVER=misc-fifo tests
