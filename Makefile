@@ -28,6 +28,8 @@
 #   make clean            remove build/
 #   make clean-kernels    empty the kernel cache
 #   make kernel-debug     build the debug kernel (7.x, KASAN, lockdep, ...)
+#   make coverage         what the debug kernel's tests run of each template
+#   make faults           the fault-injection lane alone, on the debug kernel
 #   make compile_commands.json [KERNEL=k]   the compile database, for clangd
 #
 # KERNELS picks the kernels: 6.1 and/or 6.12 (the newest of each series in
@@ -137,7 +139,7 @@ export KERNELS DRIVERS JOBS
 
 .PHONY: all modules modules-for tests setup help check demo lint diff doctest doctest-update
 .PHONY: matrix bench debug vm lab grade grade-class handout
-.PHONY: clean kernels clean-kernels kernel-debug
+.PHONY: clean kernels clean-kernels kernel-debug coverage faults
 .PHONY: compile_commands.json site site-check
 .PHONY: convert convert-outputs convert-check convert-diff convert-survey
 
@@ -163,9 +165,15 @@ SUM = find $$src $(CURDIR)/common -maxdepth 1 -type f | sort | \
 # module's BTF and says so for each module: it is not asked to.
 NOBTF = $$([ -f $$kdir/vmlinux ] || echo CONFIG_DEBUG_INFO_BTF_MODULES=)
 
+# A kernel with gcov (the debug kernel) gets every module with coverage
+# counts (GCOV_PROFILE=y, for make coverage; scripts/coverage) and without
+# inlining, whose code gcov counts at the caller's lines: the build adds
+# both, so that no template's Kbuild carries them.
 modules-for:
 	@set -e; eval "$$(scripts/kernel $(K))"; \
 	b=$(CURDIR)/build/$$release; \
+	gcov=$$(grep -qx CONFIG_GCOV_KERNEL=y $$kdir/.config 2>/dev/null && \
+		echo "GCOV_PROFILE=y KCFLAGS=-fno-inline" || true); \
 	mkdir -p $$b/common; \
 	find $(CURDIR)/common -maxdepth 1 -type f -exec ln -sfn {} $$b/common/ \; ; \
 	for m in $(MODDIRS); do \
@@ -175,7 +183,8 @@ modules-for:
 		[ -z "$(KBUILD_ARGS)" ] && [ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && \
 			continue; \
 		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
-		$(MAKE) -C $$kdir M=$$b/$$m $$kbuild $(NOBTF) $(KBUILD_ARGS) modules; \
+		$(MAKE) -C $$kdir M=$$b/$$m $$kbuild $(NOBTF) $$gcov $(KBUILD_ARGS) \
+			modules; \
 		[ -n "$(KBUILD_ARGS)" ] || echo "$$sum" >$$s; \
 	done; \
 	for m in $(CONVERT_DIRS); do \
@@ -495,6 +504,39 @@ compile_commands.json:
 
 kernel-debug:
 	@scripts/setup base kernel-build && scripts/kernel build
+
+# What the debug kernel's tests run of each template, per driver and form
+# (scripts/coverage): lines, branches and goto labels run, and every line
+# never run with the reason (tests/coverage.reasons), from the counts that
+# make check's debug lane (its suite and its fault lane) left in
+# build/RELEASE/coverage/.  Without any, that lane runs first, for the
+# hand-written forms only.  make site marks the lines on the drivers' pages.
+coverage: KERNELS = debug
+coverage:
+	@$(PREPARE)
+	@eval "$$(scripts/kernel debug)"; \
+	if [ ! -d build/$$release/coverage ]; then \
+		echo "coverage: running the debug kernel's suite and fault" \
+			"lane first (build/check.ktap)"; \
+		FORMS="legacy converted" scripts/check >/dev/null || \
+			echo "coverage: the run had failures: build/check.ktap"; \
+	fi; \
+	scripts/coverage --json build/$$release/coverage.json \
+		build/$$release/coverage
+
+# The fault-injection lane alone (kit-run --faults, tests/kitfault.c) on the
+# debug kernel, for DRIVERS; FAULTS=ENTRY,... narrows it to some entry
+# points (kitfault DRIVER --list names them); KITFAULT_VERBOSE=1 logs each
+# injected failure's stack in build/RELEASE/vm/faults.log.
+faults: KERNELS = debug
+faults:
+	@$(PREPARE)
+	@eval "$$(scripts/kernel debug)"; mkdir -p build/$$release/vm; \
+	KIT_VM_LOG=build/$$release/vm/faults.log \
+	KIT_VM_OUT=build/$$release/coverage/faults \
+	scripts/vm --kernel debug --timeout 7200 -- \
+		env FAULTS="$(FAULTS)" KITFAULT_VERBOSE="$(KITFAULT_VERBOSE)" \
+		kit-run --faults $(DRIVERS)
 
 clean:
 	rm -rf build

@@ -556,6 +556,57 @@ KIT_TEST(nonblock_write_waits_for_a_copy)
 	expect_empty(fd);
 }
 
+/*
+ * A blocking call waiting for the lock that a copy holds (the stalled
+ * call's) is interrupted by a signal like any other wait: EINTR, and
+ * neither call loses or adds an event.
+ */
+KIT_TEST(signal_interrupts_lock_wait_read)
+{
+	struct kit_threads t;
+	int fd2, fd = fifo_open(0);
+
+	put(fd, 100, 1);
+	put(fd, 50, 2);
+	start_stalled(&t, fd, 0);
+	fd2 = KIT_ASSERT_OK(open(DEV, O_RDWR));
+	catch_sigusr1(0);
+	main_thread = pthread_self();
+	helper_start(SYS_read, send_signal);
+	KIT_ASSERT_ERRNO(read(fd2, rbuf, sizeof(rbuf)), EINTR);
+	helper_join();
+	KIT_ASSERT_EQ(signals, 1);
+	release_stall();
+	kit_threads_join(&t);
+	KIT_ASSERT_EQ(stalled_ret, 100);
+	check(stall.page, 100, 1);
+	get(fd2, 50, 2);
+	expect_empty(fd);
+}
+
+KIT_TEST(signal_interrupts_lock_wait_write)
+{
+	struct kit_threads t;
+	int fd2, fd = fifo_open(0);
+
+	start_stalled(&t, fd, 1);
+	fd2 = KIT_ASSERT_OK(open(DEV, O_RDWR));
+	catch_sigusr1(0);
+	main_thread = pthread_self();
+	helper_start(SYS_write, send_signal);
+	fill(wbuf, 50, 3);
+	KIT_ASSERT_ERRNO(write(fd2, wbuf, 50), EINTR);
+	helper_join();
+	KIT_ASSERT_EQ(signals, 1);
+	release_stall();
+	kit_threads_join(&t);
+	KIT_ASSERT_EQ(stalled_ret, 100);
+	memset(wbuf, 0, 100);			/* the page came zero-filled */
+	KIT_ASSERT_EQ(read(fd, rbuf, sizeof(rbuf)), 100);
+	KIT_ASSERT(!memcmp(rbuf, wbuf, 100));
+	expect_empty(fd);
+}
+
 /* --- poll and epoll --- */
 
 /*
