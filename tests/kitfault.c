@@ -220,7 +220,7 @@ static const char *fault_setup(void)
 	char path[256], start[32];
 	const char *verbose;
 	glob_t g;
-	size_t i, j;
+	size_t i, j, refused = 0;
 
 	if (access("/proc/thread-self/fail-nth", W_OK))
 		return "no /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION)";
@@ -269,9 +269,13 @@ static const char *fault_setup(void)
 		for (j = 0; j < ARRAY_SIZE(checkers); j++)
 			if (strstr(g.gl_pathv[i], checkers[j]))
 				mark = false;
-		/* A merged cache refuses (EINVAL): no merging under slub_debug. */
-		write_file(g.gl_pathv[i], mark ? "1" : "0");
+		/* A merged cache refuses (EINVAL): slub_debug merges none. */
+		if (write_file(g.gl_pathv[i], mark ? "1" : "0") && mark)
+			refused++;
 	}
+	if (refused)
+		kit_diag("%zu of %zu slab caches refuse failslab (merged?): their allocations never fail here",
+			 refused, g.gl_pathc);
 	globfree(&g);
 	return NULL;
 }
@@ -469,6 +473,9 @@ static void sweep(const struct fault_op *op)
 		 bad ? "NOT each ended cleanly" : "each ended cleanly");
 	kit_diag("%s: %u failed the call, %u another way, %u absorbed, %u not cleanly",
 		 op->name, how[0], how[1], how[2], unclean);
+	/* Nothing was failed: only a bad load's errno was checked, if that. */
+	if (n == 1 && !bad && !op->want_errno)
+		KIT_SKIP("reaches no injection point here");
 	if (bad)
 		kit_fail("%s: %u of %u injection points did not end cleanly%s",
 			 op->name, unclean, n - 1,
@@ -1158,7 +1165,7 @@ static void attr_start(void)
  */
 static void attr_state(char *s, size_t size)
 {
-	char stats[256] = "";
+	char stats[256] = "", *cut;
 	off_t pos = fd >= 0 ? lseek(fd, 0, SEEK_CUR) : -1;
 
 	splice_got();
@@ -1169,7 +1176,9 @@ static void attr_state(char *s, size_t size)
 		append(s, size, "pos %lld, ", (long long)pos);
 	if (attr_stats) {
 		attr_get("stats", stats, sizeof(stats));
-		*strstr(stats, "\\nrejected") = '\0';
+		cut = strstr(stats, "\\nrejected");
+		if (cut)
+			*cut = '\0';
 		append(s, size, "%s, ", stats);
 	}
 	append(s, size, "value ");
