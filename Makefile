@@ -250,6 +250,8 @@ help:
 	@echo "                  make grade LAB=n: a submission's score"
 	@echo "  driver authors  make diff DRIVER=d: a conversion; scripts/new-driver"
 	@echo "                  NAME --from d --into ~/src/NAME: a driver of yours"
+	@echo "  converting      make convert SRC=f.c: a driver of yours converted;"
+	@echo "                  then built and tested in scripts/vm (docs/converting.md)"
 	@echo "  maintainers     make check (every test, on 6.1, 6.12, the debug"
 	@echo "                  kernel and arm64-6.12), make lint, make doctest,"
 	@echo "                  make site-check"
