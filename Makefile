@@ -146,7 +146,9 @@ export KERNELS DRIVERS JOBS
 all: modules tests
 
 # Modules build out of tree in build/RELEASE/DIR, a mirror of the source tree
-# made of symbolic links, so that each kernel has its own objects.  The
+# made of symbolic links, so that each kernel has its own objects, and with
+# the kit's test hooks where a driver's tests need them (scripts/test-hooks:
+# tests/hooks/, which no template's own Kbuild builds).  The
 # kernels build side by side (modules-for builds one: K=).  A directory
 # whose sources, common/ and the kernel's symbols are as at its last plain
 # build (a checksum of their contents in .kit-built: not their times, which
@@ -158,7 +160,8 @@ modules:
 	done; \
 	rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
 
-SUM = find $$src $(CURDIR)/common -maxdepth 1 -type f | sort | \
+SUM = find $$src $(CURDIR)/common $(CURDIR)/tests/hooks -maxdepth 1 -type f | \
+	sort | \
 	xargs cat $$kdir/Module.symvers | md5sum
 
 # Debian's 6.1 headers hold no vmlinux, without which kbuild makes no
@@ -183,8 +186,9 @@ modules-for:
 		[ -z "$(KBUILD_ARGS)" ] && [ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && \
 			continue; \
 		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
+		hooks=$$(scripts/test-hooks $$m $$b/$$m); \
 		$(MAKE) -C $$kdir M=$$b/$$m $$kbuild $(NOBTF) $$gcov $(KBUILD_ARGS) \
-			modules; \
+			$$hooks modules; \
 		[ -n "$(KBUILD_ARGS)" ] || echo "$$sum" >$$s; \
 	done; \
 	for m in $(CONVERT_DIRS); do \
@@ -195,8 +199,9 @@ modules-for:
 		s=$$b/$$m/.kit-built; \
 		[ "$$sum" = "$$(cat $$s 2>/dev/null)" ] && continue; \
 		rm -f $$s $$b/$$m/*.o $$b/$$m/*.ko; \
+		hooks=$$(scripts/test-hooks build/convert/$$m $$b/$$m); \
 		$(MAKE) -C $$kdir M=$$b/$$m $$kbuild $(NOBTF) W=1 C=2 \
-			CHECK=$$(scripts/kernel sparse) modules \
+			CHECK=$$(scripts/kernel sparse) $$hooks modules \
 			>$$b/$$m/build.log 2>&1 || { cat $$b/$$m/build.log; exit 1; }; \
 		if grep -E 'warning:|error:|not available or not up to date' \
 			$$b/$$m/build.log; then \
@@ -345,8 +350,9 @@ matrix:
 # Two exceptions, each to one set of files:
 # - common/compat.h is where the kernel version tests live, so
 #   LINUX_VERSION_CODE is allowed there and nowhere else;
-# - tests/ is userspace: checkpatch's kernel-only advice (kernel types, and
-#   volatile, which the tests use for signal flags) is off.
+# - tests/ is userspace (but for tests/hooks/, the drivers' test hooks):
+#   checkpatch's kernel-only advice (kernel types, and volatile, which the
+#   tests use for signal flags) is off.
 # convert/test/ holds scripts/convert's test cases, some broken on purpose
 # (tests/host/convert compiles the others): not linted.  The labs' starts
 # (scripts/lab) get sparse and W=1 too, not checkpatch: they hold legacy
@@ -354,7 +360,7 @@ matrix:
 SOURCES = $(filter-out convert/test/%,\
 	$(shell git ls-files -co --exclude-standard '*.c' '*.h'))
 COMPAT := common/compat.h
-USOURCES = $(filter tests/%,$(SOURCES))
+USOURCES = $(filter-out tests/hooks/%,$(filter tests/%,$(SOURCES)))
 KSOURCES = $(filter-out $(COMPAT) $(USOURCES),$(SOURCES))
 CHECKPATCH := checkpatch.pl --strict --no-tree --quiet --show-types
 

@@ -424,12 +424,12 @@ static void attr_efault(void)
 /*
  * --- a contended lock: the driver's test hook holds it ---
  *
- * The kit builds test hooks into its own drivers (KIT_TEST_HOOKS), and a
+ * The kit's build adds test hooks to its own drivers (tests/hooks/), and a
  * test program that defines KIT_TEST_HOOKS before it includes this header
- * gets the tests that use them.  scripts/new-driver leaves the hooks out of
- * the driver it makes, and these tests out of its test program.  The
- * directory's test-hooks file takes "hold", which holds the driver's lock
- * until "release".
+ * gets the tests that use them.  No template holds the hooks, and
+ * scripts/new-driver leaves these tests out of the test program it makes.
+ * The directory's test-hooks file takes "hold", which holds the driver's
+ * lock until "release".
  */
 
 #define ATTR_HOOKS	"test-hooks"	/* the kit's test hooks' file */

@@ -295,80 +295,6 @@ static const struct kit_file {
 	{ "table",	0444, &table_ops },
 };
 
-#ifdef KIT_TEST_HOOKS
-/*
- * Test scaffolding for the kit's own tests (tests/procfs-demo.c), not part
- * of the template: the kit's Kbuild builds it in (KIT_TEST_HOOKS), and
- * scripts/new-driver leaves it out of a driver made from this one.  The
- * tests need what no driver offers: to hold the lock while they look at
- * what reads do.  kit-procfs/test-hooks (root's, write-only) takes a
- * command per write:
- *   hold	take the lock and keep it until "release" is written, a
- *		signal comes (-ERESTARTSYS) or KIT_HOLD_MAX passes (-ETIMEDOUT);
- *   release	let "hold" go.
- * Its open sets no FMODE_NOWAIT: it has only a .proc_write, which sleeps.
- */
-#include <linux/wait.h>
-
-#define KIT_HOLD_MAX		(20 * HZ)
-
-static struct {
-	bool			held;		/* "hold" has the lock */
-	wait_queue_head_t	holdq;		/* "hold" waits for "release" */
-} kit_hooks;
-
-static int kit_hooks_open(struct inode *inode, struct file *file)
-{
-	file->private_data = pde_data(inode);
-	return 0;
-}
-
-static ssize_t kit_hooks_write(struct file *file, const char __user *buf,
-			       size_t count, loff_t *ppos)
-{
-	struct kit_procfs *kp = file->private_data;
-	char cmd[16];		/* "release\n" and a NUL, with room to spare */
-	long left;
-
-	if (count >= sizeof(cmd))
-		return -EINVAL;
-	if (copy_from_user(cmd, buf, count))
-		return -EFAULT;
-	cmd[count] = '\0';
-	if (sysfs_streq(cmd, "release")) {
-		WRITE_ONCE(kit_hooks.held, false);
-		wake_up_interruptible(&kit_hooks.holdq);
-		return count;
-	}
-	if (!sysfs_streq(cmd, "hold"))
-		return -EINVAL;
-	mutex_lock(&kp->lock);
-	WRITE_ONCE(kit_hooks.held, true);
-	left = wait_event_interruptible_timeout(kit_hooks.holdq,
-						!READ_ONCE(kit_hooks.held),
-						KIT_HOLD_MAX);
-	WRITE_ONCE(kit_hooks.held, false);
-	mutex_unlock(&kp->lock);
-	if (left < 0)
-		return -ERESTARTSYS;
-	return left ? count : -ETIMEDOUT;
-}
-
-static const struct proc_ops kit_hooks_ops = {
-	.proc_open	= kit_hooks_open,
-	.proc_write	= kit_hooks_write,
-	.proc_lseek	= default_llseek,
-};
-
-static int kit_test_hooks_add(struct kit_procfs *kp)
-{
-	init_waitqueue_head(&kit_hooks.holdq);
-	if (!proc_create_data("test-hooks", 0200, kp->dir, &kit_hooks_ops, kp))
-		return -ENOMEM;
-	return 0;
-}
-#endif /* KIT_TEST_HOOKS */
-
 static int __init kit_procfs_init(void)
 {
 	struct kit_procfs *kp = &kit_procfs;
@@ -387,10 +313,6 @@ static int __init kit_procfs_init(void)
 				      kp->dir, kit_files[i].ops, kp))
 			goto err_remove;
 	}
-#ifdef KIT_TEST_HOOKS
-	if (kit_test_hooks_add(kp))
-		goto err_remove;
-#endif /* KIT_TEST_HOOKS */
 	return 0;
 
 err_remove:

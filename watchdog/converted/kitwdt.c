@@ -2,13 +2,19 @@
 /*
  * kitwdt - a software watchdog on a misc device, with the watchdog API
  *
+ * Not the template for a new watchdog driver.  That one registers a struct
+ * watchdog_device with the watchdog core (watchdog_register_device(); copy
+ * drivers/watchdog/softdog.c), whose file operations are the core's: it
+ * gets /dev/watchdogN, the ioctls, nowayout, magic close, open_timeout,
+ * sysfs and the pretimeout governors, and has no read or write to convert.
+ * This one writes that API by hand, as the older drivers in
+ * drivers/watchdog/ do, for their .read/.write and its conversion: copy
+ * its lifetime rules (below), not its structure.
+ *
  * What this template teaches:
  * - the userspace API of include/uapi/linux/watchdog.h, as
  *   Documentation/watchdog/watchdog-api.rst describes it, written as plain
- *   file operations on a misc device (/dev/kitwdt, dynamic minor), the way
- *   the older drivers in drivers/watchdog/ do it.  A driver for a real
- *   watchdog should register with the watchdog core instead
- *   (watchdog_register_device()), which gives it all of this for free;
+ *   file operations on a misc device (/dev/kitwdt, dynamic minor);
  * - a kernel timer shared by process context and its callback under one
  *   spinlock, re-armed for a pretimeout, stopped on close and on unload;
  * - a write that looks at every byte, for the magic close character 'V',
