@@ -16,7 +16,7 @@
 #   make convert-diff [DRIVER=d]  its native output against the hand conversion
 #   make convert-survey   the converter on Debian's kernel source (long)
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
-#   make vm [KERNEL=k] [DRIVER=d FORM=f | LAB=n]  a shell in the guest
+#   make vm [KERNEL=k] [DRIVER=d FORM=f | LAB=n] [CMD=c]  a guest: shell, CMD
 #   make lab [LAB=n]      the labs; with LAB, write lab n's start into labs/n
 #   make grade LAB=n [KERNEL=k] [TEST=name] [JUNIT=file]  test labs/n, score
 #   make grade-class LAB=n DIR=d [CSV=file]   grade d/*/ (students), a CSV
@@ -413,7 +413,9 @@ site-check: site
 
 # gdb on DRIVER's FORM module in a guest (scripts/debug), and a shell in a
 # guest with every module (the shell has no time limit): DRIVER's FORM
-# loaded, or lab LAB's module, built from labs/LAB (scripts/lab vm).
+# loaded, or lab LAB's module, built from labs/LAB (scripts/lab vm).  With
+# CMD, vm runs that shell command in the guest instead, without a terminal
+# (in a pipe, a script), and exits with its status.
 KERNEL ?= $(shell scripts/arch kernel)
 FORM ?= converted
 
@@ -447,8 +449,10 @@ endif
 vm:
 	@$(PREPARE)
 	@$(if $(LAB),scripts/lab vm --kernel $(KERNEL) $(LAB), \
-		scripts/vm --kernel $(KERNEL) --timeout 86400 \
-		$(if $(DRIVER),--load $(DRIVER):$(FORM)))
+		scripts/vm --kernel $(KERNEL) \
+		$(if $(CMD),--timeout 600,--timeout 86400) \
+		$(if $(DRIVER),--load $(DRIVER):$(FORM))) \
+		$(if $(CMD),-- sh -c "$$CMD")
 
 # The labs (scripts/lab, TUTORIAL.md, docs/teachers.md): lab writes lab
 # LAB's start into labs/LAB/ (yours: git ignores it); grade builds it for
