@@ -460,9 +460,10 @@ vm:
 # TEST, a name or a comma-separated list), and scores it, in KTAP and, with
 # JUNIT, in a JUnit XML file too; its files go to build/labs/RELEASE/.
 # grade-class grades DIR/STUDENT/ for each student, one VM each, JOBS at a
-# time, into the gradebook CSV (default build/labs/RELEASE/class-LAB.csv);
-# handout writes a student's copy of the kit into DIR: the starts of LAB
-# (default all), no answers, CI files in place.
+# time, into the gradebook CSV (default: in build/labs/RELEASE/class-LAB/,
+# CLASS.csv, CLASS being DIR's path); handout writes a student's copy of the
+# kit into DIR: the starts of LAB (default all), no answers, CI files in
+# place.
 LAB_DRIVERS = $(foreach l,$(LAB),$(shell scripts/lab driver $(l)))
 NEED_LAB = @test -n "$(LAB)" || { echo "make $@: say LAB= (make lab" \
 	"lists them)" >&2; exit 2; }
