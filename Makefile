@@ -16,7 +16,7 @@
 #   make convert-diff [DRIVER=d]  its native output against the hand conversion
 #   make convert-survey   the converter on Debian's kernel source (long)
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
-#   make vm [KERNEL=k] [DRIVER=d FORM=f | LAB=n]  a shell in the guest
+#   make vm [KERNEL=k] [DRIVER=d FORM=f | LAB=n] [CMD=c]  a guest: shell, CMD
 #   make lab [LAB=n]      the labs; with LAB, write lab n's start into labs/n
 #   make grade LAB=n [KERNEL=k] [TEST=name] [JUNIT=file]  test labs/n, score
 #   make grade-class LAB=n DIR=d [CSV=file]   grade d/*/ (students), a CSV
@@ -421,7 +421,9 @@ site-check: site
 
 # gdb on DRIVER's FORM module in a guest (scripts/debug), and a shell in a
 # guest with every module (the shell has no time limit): DRIVER's FORM
-# loaded, or lab LAB's module, built from labs/LAB (scripts/lab vm).
+# loaded, or lab LAB's module, built from labs/LAB (scripts/lab vm).  With
+# CMD, vm runs that shell command in the guest instead, without a terminal
+# (in a pipe, a script), and exits with its status.
 KERNEL ?= $(shell scripts/arch kernel)
 FORM ?= converted
 
@@ -455,8 +457,10 @@ endif
 vm:
 	@$(PREPARE)
 	@$(if $(LAB),scripts/lab vm --kernel $(KERNEL) $(LAB), \
-		scripts/vm --kernel $(KERNEL) --timeout 86400 \
-		$(if $(DRIVER),--load $(DRIVER):$(FORM)))
+		scripts/vm --kernel $(KERNEL) \
+		$(if $(CMD),--timeout 600,--timeout 86400) \
+		$(if $(DRIVER),--load $(DRIVER):$(FORM))) \
+		$(if $(CMD),-- sh -c "$$CMD")
 
 # The labs (scripts/lab, TUTORIAL.md, docs/teachers.md): lab writes lab
 # LAB's start into labs/LAB/ (yours: git ignores it); grade builds it for
@@ -464,9 +468,10 @@ vm:
 # TEST, a name or a comma-separated list), and scores it, in KTAP and, with
 # JUNIT, in a JUnit XML file too; its files go to build/labs/RELEASE/.
 # grade-class grades DIR/STUDENT/ for each student, one VM each, JOBS at a
-# time, into the gradebook CSV (default build/labs/RELEASE/class-LAB.csv);
-# handout writes a student's copy of the kit into DIR: the starts of LAB
-# (default all), no answers, CI files in place.
+# time, into the gradebook CSV (default: in build/labs/RELEASE/class-LAB/,
+# CLASS.csv, CLASS being DIR's path); handout writes a student's copy of the
+# kit into DIR: the starts of LAB (default all), no answers, CI files in
+# place.
 LAB_DRIVERS = $(foreach l,$(LAB),$(shell scripts/lab driver $(l)))
 NEED_LAB = @test -n "$(LAB)" || { echo "make $@: say LAB= (make lab" \
 	"lists them)" >&2; exit 2; }

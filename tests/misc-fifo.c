@@ -850,6 +850,65 @@ KIT_TEST(rwf_nowait_write)
 }
 
 /*
+ * IOCB_NOWAIT asks more than O_NONBLOCK: no sleep at all, not even for the
+ * lock that a copy holds (nonblock_read_waits_for_a_copy's), so under
+ * RWF_NOWAIT a read or write that finds it held returns EAGAIN at once,
+ * and takes or queues nothing.  Legacy (and the forms without
+ * FMODE_NOWAIT): EOPNOTSUPP, as rwf_nowait_read says.
+ */
+KIT_TEST(rwf_nowait_read_lock_held)
+{
+	struct iovec iov = { rbuf, sizeof(rbuf) };
+	struct kit_threads t;
+	int fd2, fd = fifo_open(0);
+
+	put(fd, 100, 1);
+	put(fd, 50, 2);
+	start_stalled(&t, fd, 0);
+	fd2 = KIT_ASSERT_OK(open(DEV, O_RDWR));
+	if (kit_form_converted())
+		KIT_ASSERT_ERRNO(KIT_NO_WAIT(SYS_preadv2,
+					     preadv2(fd2, &iov, 1, -1,
+						     RWF_NOWAIT)),
+				 EAGAIN);
+	else
+		KIT_ASSERT_ERRNO(preadv2(fd2, &iov, 1, -1, RWF_NOWAIT),
+				 EOPNOTSUPP);
+	release_stall();
+	kit_threads_join(&t);
+	KIT_ASSERT_EQ(stalled_ret, 100);
+	check(stall.page, 100, 1);
+	get(fd2, 50, 2);
+	expect_empty(fd);
+}
+
+KIT_TEST(rwf_nowait_write_lock_held)
+{
+	struct iovec iov = { wbuf, 50 };
+	struct kit_threads t;
+	int fd2, fd = fifo_open(0);
+
+	start_stalled(&t, fd, 1);
+	fd2 = KIT_ASSERT_OK(open(DEV, O_RDWR));
+	fill(wbuf, 50, 3);
+	if (kit_form_converted())
+		KIT_ASSERT_ERRNO(KIT_NO_WAIT(SYS_pwritev2,
+					     pwritev2(fd2, &iov, 1, -1,
+						      RWF_NOWAIT)),
+				 EAGAIN);
+	else
+		KIT_ASSERT_ERRNO(pwritev2(fd2, &iov, 1, -1, RWF_NOWAIT),
+				 EOPNOTSUPP);
+	release_stall();
+	kit_threads_join(&t);
+	KIT_ASSERT_EQ(stalled_ret, 100);
+	memset(wbuf, 0, 100);			/* the page came zero-filled */
+	KIT_ASSERT_EQ(read(fd, rbuf, sizeof(rbuf)), 100);
+	KIT_ASSERT(!memcmp(rbuf, wbuf, 100));
+	expect_empty(fd);
+}
+
+/*
  * splice needs .splice_read, which the converted driver gets from
  * copy_splice_read() (over its read_iter); without it the VFS says EINVAL.
  */
