@@ -28,7 +28,9 @@ buf << fn.buf;
 T << fn.T;
 p1 << fn.p1;
 @@
-kind = "write" if T.replace(" ", "").startswith("constchar") else "read"
+# A write's buffer points to const, however it is spelled: const char
+# __user *, char const __user *, const __user char *, __user const char *.
+kind = "write" if "const" in T.split("*")[0].split() else "read"
 print("FN %s %s %s %s %s" % (func, p1[0].line, buf, kind, fl))
 
 @ops@

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* scripts/convert's test: already converted: nothing to do. */
+/* scripts/convert's test: already converted: nothing to convert. */
 #include <linux/fs.h>
 #include <linux/uio.h>
 
