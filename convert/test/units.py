@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""tests/host/convert-units.py: unit tests of scripts/convert's parts that
+"""convert/test/units.py: unit tests of scripts/convert's parts that
 need no spatch (the preprocessor's conditions, definitions).  Run by
-tests/host/convert; alone: python3 tests/host/convert-units.py -v."""
+tests/host/convert; alone: python3 convert/test/units.py -v."""
 
 import importlib.machinery
 import importlib.util
