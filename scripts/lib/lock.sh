@@ -20,14 +20,14 @@ declare -A lock_fds
 # Who holds a lock, for those who wait: "PID SINCE DOING" and the command
 # line of our process group's leader, else of this process.
 lock_holder() {	# lock_holder DOING
-	local stat pgid cmd
-	read -r stat < "/proc/$BASHPID/stat"
+	local me=$BASHPID stat pgid cmd
+	read -r stat < "/proc/$me/stat"
 	stat=${stat##*) }		# after "PID (COMM) ": STATE PPID PGRP ...
 	read -r _ _ pgid _ <<< "$stat"
 	cmd=$(tr '\0' ' ' 2>/dev/null < "/proc/$pgid/cmdline") || cmd=
-	if [ -z "$cmd" ]; then
-		pgid=$BASHPID
-		cmd=$(tr '\0' ' ' < "/proc/$BASHPID/cmdline")
+	if [ -z "$cmd" ]; then	# the leader has ended
+		pgid=$me
+		cmd=$(tr '\0' ' ' < "/proc/$me/cmdline")
 	fi
 	echo "$pgid $(date +%s) $1"
 	echo "${cmd% }" | cut -c1-100
