@@ -153,12 +153,21 @@ all: modules tests
 # whose sources, common/ and the kernel's symbols are as at its last plain
 # build (a checksum of their contents in .kit-built: not their times, which
 # a file put back with mv or cp -p keeps) is not handed to kbuild again;
-# one that changed is built afresh.
+# one that changed is built afresh.  Each kernel's build holds a lock
+# (scripts/lib/lock.sh, in build/locks/) that scripts/vm shares while it
+# copies the modules into a guest: another make that builds them (make lint
+# builds them all again) waits, saying for what and whom, and a guest never
+# gets a module half built.
 modules:
 	@pids=; for k in $(KERNELS); do \
 		$(MAKE) modules-for K=$$k & pids="$$pids $$!"; \
 	done; \
 	rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
+
+# A lock in a recipe, for bash: $(LOCK) NAME WHAT DOING, held until the
+# recipe's line ends.
+LOCK = lockdir=$(CURDIR)/build/locks lock_tag=make; \
+	. $(CURDIR)/scripts/lib/lock.sh; lock
 
 SUM = find $$src $(CURDIR)/common $(CURDIR)/tests/hooks -maxdepth 1 -type f | \
 	sort | \
@@ -172,8 +181,11 @@ NOBTF = $$([ -f $$kdir/vmlinux ] || echo CONFIG_DEBUG_INFO_BTF_MODULES=)
 # counts (GCOV_PROFILE=y, for make coverage; scripts/coverage) and without
 # inlining, whose code gcov counts at the caller's lines: the build adds
 # both, so that no template's Kbuild carries them.
+modules-for: SHELL := /bin/bash
 modules-for:
 	@set -e; eval "$$(scripts/kernel $(K))"; \
+	$(LOCK) "modules-$$release" "the modules in build/$$release" \
+		"building them"; \
 	b=$(CURDIR)/build/$$release; \
 	gcov=$$(grep -qx CONFIG_GCOV_KERNEL=y $$kdir/.config 2>/dev/null && \
 		echo "GCOV_PROFILE=y KCFLAGS=-fno-inline" || true); \
@@ -213,9 +225,11 @@ modules-for:
 
 tests: $(TESTS)
 
+# Each test program is written whole, then renamed into place, so that
+# scripts/vm, which copies them into each guest, never copies half of one.
 build/tests/%: tests/%.c $(wildcard tests/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< -luring
+	$(CC) $(TEST_CFLAGS) -o $@.tmp$$$$ $< -luring && mv $@.tmp$$$$ $@
 
 # Another architecture's: its cross compiler (scripts/arch), and liburing
 # from its liburing-dev (scripts/kernel userland: in the kernel cache).
@@ -223,8 +237,8 @@ XCC := $(shell scripts/arch vars $(XARCH) | sed -n 's/.* cc=\([^ ]*\).*/\1/p')
 XUSERLAND = $(eval XUSERLAND := $(shell scripts/kernel userland $(XARCH)))$(XUSERLAND)
 build/tests-$(XARCH)/%: tests/%.c $(wildcard tests/*.h)
 	@mkdir -p $(@D)
-	$(XCC) $(TEST_CFLAGS) -I$(XUSERLAND)/usr/include -o $@ $< \
-		-L$(XUSERLAND)/usr/lib/$(XCC:%-gcc=%) -luring
+	$(XCC) $(TEST_CFLAGS) -I$(XUSERLAND)/usr/include -o $@.tmp$$$$ $< \
+		-L$(XUSERLAND)/usr/lib/$(XCC:%-gcc=%) -luring && mv $@.tmp$$$$ $@
 
 # What every target that boots a guest does first: the host's tools
 # (scripts/setup, through sudo), the kernels (scripts/kernel, no root; the
@@ -356,7 +370,8 @@ matrix:
 # convert/test/ holds scripts/convert's test cases, some broken on purpose
 # (tests/host/convert compiles the others): not linted.  The labs' starts
 # (scripts/lab) get sparse and W=1 too, not checkpatch: they hold legacy
-# code under TODOs.
+# code under TODOs.  The build's output goes to build/lint.log, under a
+# lock: a second make lint in the checkout waits for the first.
 SOURCES = $(filter-out convert/test/%,\
 	$(shell git ls-files -co --exclude-standard '*.c' '*.h'))
 COMPAT := common/compat.h
@@ -367,20 +382,23 @@ CHECKPATCH := checkpatch.pl --strict --no-tree --quiet --show-types
 lint: KERNELS = $(CHECK_KERNELS)
 lint: DRIVERS = $(ALL_DRIVERS)
 lint: SETUP_GROUPS = lint
+lint: SHELL := /bin/bash
 lint:
 	@$(SETUP) && scripts/kernel fetch $(KERNELS)
 	@set -e; PATH=$$(scripts/kernel checkpatch)/scripts:$$PATH; \
 	$(CHECKPATCH) -f $(KSOURCES); \
 	$(CHECKPATCH) --ignore LINUX_VERSION_CODE -f $(COMPAT); \
 	$(CHECKPATCH) --ignore PREFER_KERNEL_TYPES,VOLATILE -f $(USOURCES)
-	@mkdir -p build
-	@$(MAKE) -s modules KBUILD_ARGS="C=2 W=1 CHECK=$$(scripts/kernel sparse)" \
-		2>&1 | tee build/lint.log
-	@scripts/lab starts build/labs/start && for k in $(KERNELS); do \
+	@$(LOCK) lint "make lint's build/lint.log" "linting"; \
+	$(MAKE) -s modules KBUILD_ARGS="C=2 W=1 CHECK=$$(scripts/kernel sparse)" \
+		2>&1 | tee build/lint.log; \
+	scripts/lab starts build/labs/start || exit 1; \
+	for k in $(KERNELS); do \
 		KBUILD_ARGS="C=2 CHECK=$$(scripts/kernel sparse)" \
 		scripts/lab build $$k build/labs/start/* >/dev/null; \
-	done 2>&1 | tee -a build/lint.log
-	@! grep -E 'warning:|error:|^lab: |not available or not up to date' build/lint.log
+	done 2>&1 | tee -a build/lint.log; \
+	! grep -v ': waiting for ' build/lint.log | \
+		grep -E 'warning:|error:|^lab: |not available or not up to date'
 	@scripts/compile-commands --check \
 		$(if $(filter 6.1,$(KERNELS)),6.1,$(firstword $(KERNELS))) \
 		misc-fifo/converted/kitfifo.c debugfs-demo/converted/kit_debugfs.c
