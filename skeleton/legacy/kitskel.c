@@ -760,7 +760,10 @@ static ssize_t skel_write(struct file *file, const char __user *user_buffer,
 	/*
 	 * No URB may be submitted once disconnect() has killed them all.
 	 * io_mutex is held only briefly (or for a reset), so a non-blocking
-	 * writer waits for it too: poll() said there was room.
+	 * writer waits for it too: poll() said there was room.  IOCB_NOWAIT
+	 * only tries it: -EAGAIN while poll() still says writable, for as
+	 * long as the holder keeps it (briefly, or a reset, whose end wakes
+	 * bulk_out_wait).
 	 */
 	rv = skel_lock(&dev->io_mutex, false);
 	if (rv)
