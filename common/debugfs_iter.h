@@ -75,8 +75,9 @@
  * While @fn runs, debugfs_remove() of the file waits for it to return.
  *
  * Return: what @fn returned; -EIO if the file has been removed, as
- * debugfs' proxy returns then; -ENOMEM if debugfs couldn't allocate its
- * per-file data on a first call.
+ * debugfs' proxy returns then.  On 6.1 and 6.12 also -ENOMEM, if debugfs
+ * couldn't allocate its per-file data on a first call; 7.3 allocates it
+ * when the file is opened, and an open that can't fails instead.
  */
 static inline ssize_t
 kit_debugfs_iter_call(struct kiocb *iocb, struct iov_iter *iter,

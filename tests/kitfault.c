@@ -1536,15 +1536,6 @@ static void skel_prepare_bind(void)
 }
 
 /*
- * A poll that could not start the read URB says readable: a read then
- * tries again, or says why (skel_poll_in()).
- */
-static bool skel_poll_readable(long r, const char *state)
-{
-	return r == 1 && strstr(state, "got 'revents 0x5'");
-}
-
-/*
  * A load whose probe failed: the module is in, the device unbound and
  * without a node.  The driver core does not fail a module's load for its
  * probe (the bind op is where the probe's error shows).
@@ -1639,7 +1630,8 @@ static const struct fault_op skel_ops[] = {
 	OP("io_uring-read", skel_prepare_data_uring, call_uring_read),
 	OP("io_uring-write", skel_prepare_uring, skel_uring_write),
 	OP("splice", skel_prepare_pipe, call_splice),
-	OP("poll", skel_prepare, call_poll, .also_ok = skel_poll_readable),
+	/* poll() allocates nothing: skel_read_work() starts the read URB. */
+	OP("poll", skel_prepare, call_poll),
 	OP("epoll", skel_prepare_epoll, call_epoll),
 	OP("release", skel_prepare, call_release),
 	OP("unbind", skel_prepare_unbind, skel_unbind),

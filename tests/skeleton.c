@@ -28,6 +28,7 @@
 #include <linux/usbdevice_fs.h>
 #include <poll.h>
 #include <stdint.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -526,21 +527,46 @@ static size_t stuck_writes(int fd, unsigned char *out, uint32_t seed)
  */
 #define HALT_KO		"../common/selftest/kit_usbhalt.ko"
 
-static void usb_halt(int ep)
+/* Load a test tool, a module of common/selftest, with its parameters. */
+static void load_tool(const char *ko, const char *params)
 {
-	const char *path = kit_test_path(HALT_KO);
-	char params[32];
-	int ko;
+	const char *path = kit_test_path(ko);
+	int fd;
 
 	if (geteuid())
 		KIT_SKIP("needs root to load a module");
-	ko = open(path, O_RDONLY | O_CLOEXEC);
-	if (ko < 0)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		kit_fail("%.200s: %s (make builds it)", path, strerror(errno));
+	KIT_ASSERT_OK(syscall(SYS_finit_module, fd, params, 0));
+	close(fd);
+}
+
+static void usb_halt(int ep)
+{
+	char params[32];
+
 	snprintf(params, sizeof(params), "ep=%#x", ep);
-	KIT_ASSERT_OK(syscall(SYS_finit_module, ko, params, 0));
-	close(ko);
+	load_tool(HALT_KO, params);
 	KIT_ASSERT_OK(syscall(SYS_delete_module, "kit_usbhalt", O_NONBLOCK));
+}
+
+/*
+ * Hold the driver's io_mutex, as open, close and write do for a moment,
+ * until let_go_io_mutex(): kit_skelhold.ko holds it while it is loaded
+ * (10 s at most: a test that fails meanwhile leaves no task hung on it).
+ */
+#define HOLD_KO		"../common/selftest/kit_skelhold.ko"
+
+static void hold_io_mutex(void)
+{
+	load_tool(HOLD_KO, "");
+}
+
+static void let_go_io_mutex(void)
+{
+	KIT_ASSERT_EQ(kit_module_param("kit_skelhold", "held"), 1);
+	KIT_ASSERT_OK(syscall(SYS_delete_module, "kit_skelhold", O_NONBLOCK));
 }
 
 /*
@@ -809,6 +835,161 @@ KIT_TEST(poll_starts_read)
 }
 
 /*
+ * A call that holds io_mutex for a moment (open, close, write), in a
+ * thread: it blocks while kit_skelhold holds the lock, and goes on when
+ * the lock is let go.
+ */
+enum racer_call { RACE_OPEN, RACE_CLOSE, RACE_WRITE };
+
+struct racer {
+	enum racer_call call;
+	int fd;			/* close's and write's file */
+	long ret;
+	int err;
+	pid_t tid;
+	pthread_t id;
+};
+
+static void *racer_fn(void *arg)
+{
+	struct racer *r = arg;
+	char c = 0;
+
+	r->tid = gettid();
+	switch (r->call) {
+	case RACE_OPEN:
+		r->ret = open(node(), O_RDWR);
+		break;
+	case RACE_CLOSE:
+		r->ret = close(r->fd);
+		break;
+	case RACE_WRITE:
+		r->ret = write(r->fd, &c, 1);
+		break;
+	}
+	r->err = errno;
+	return NULL;
+}
+
+static void start_racer(struct racer *r, enum racer_call call, int fd)
+{
+	static const long nr[] = {
+		[RACE_OPEN] = SYS_openat, [RACE_CLOSE] = SYS_close,
+		[RACE_WRITE] = SYS_write,
+	};
+	int err;
+
+	r->call = call;
+	r->fd = fd;
+	r->tid = 0;
+	err = pthread_create(&r->id, NULL, racer_fn, r);
+	if (err)
+		kit_fail("pthread_create: %s", strerror(err));
+	while (!__atomic_load_n(&r->tid, __ATOMIC_SEQ_CST))
+		sleep_ms(1);
+	kit_wait_blocked(r->tid, nr[call]);
+}
+
+/* An epoll_wait() with EPOLLET, in a thread, as the poller above. */
+struct epoller {
+	int epfd, ret, err;
+	struct epoll_event ev;
+	pid_t tid;
+	pthread_t id;
+};
+
+static void *epoller_fn(void *arg)
+{
+	struct epoller *e = arg;
+	sigset_t all;
+
+	sigfillset(&all);
+	e->tid = gettid();
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	e->ret = epoll_wait(e->epfd, &e->ev, 1, POLL_WAIT_S * 1000);
+	e->err = errno;
+	return NULL;
+}
+
+/*
+ * Each "not readable" that poll() says must end with a wake-up.  Here the
+ * read URB is idle, and what the poller waits for is in the gadget, waiting
+ * for it to be started; a poll() that can't take io_mutex to start it,
+ * because open, close or write holds it (kit_skelhold holds it for them
+ * as long as the test needs), must still see to it that the URB starts,
+ * and wake the poller when data comes.  Both a poll() and an epoll waiter
+ * with EPOLLET, which hears of wake-ups only: its first look, when it
+ * registers, is the one that finds the lock taken.
+ */
+KIT_TEST_TIMEOUT(poll_woken_after_io_mutex, 300)
+{
+	static const char *const calls[] = { "open", "close", "write" };
+	unsigned char out[100], in[4096];
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+	int call, et, fd, fd2;
+	struct epoller e;
+	struct poller p;
+	struct racer r;
+
+	for (call = RACE_OPEN; call <= RACE_WRITE; call++) {
+		for (et = 0; et < 2; et++) {
+			kit_diag("%s against %s", calls[call],
+				 et ? "epoll_wait, EPOLLET" : "poll");
+			fd = skel_open(0);
+			fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+			read_urb_idle(fd);
+			fill(out, sizeof(out), 120 + call * 2 + et);
+			KIT_ASSERT_EQ(write(fd, out, sizeof(out)),
+				      sizeof(out));
+
+			hold_io_mutex();
+			if (et) {
+				e.epfd = KIT_ASSERT_OK(epoll_create1(0));
+				ev.data.fd = fd;
+				KIT_ASSERT_OK(epoll_ctl(e.epfd, EPOLL_CTL_ADD,
+							fd, &ev));
+				e.tid = 0;
+				KIT_ASSERT(!pthread_create(&e.id, NULL,
+							   epoller_fn, &e));
+				while (!__atomic_load_n(&e.tid,
+							__ATOMIC_SEQ_CST))
+					sleep_ms(1);
+				kit_wait_blocked(e.tid, KIT_SYS_EPOLL_WAIT);
+			} else {
+				start_poller(&p, fd, POLLIN);
+			}
+			start_racer(&r, call, call == RACE_WRITE ? fd : fd2);
+			let_go_io_mutex();
+			pthread_join(r.id, NULL);
+			if (r.ret < 0)
+				kit_failed(__FILE__, __LINE__, r.err, "%s",
+					   calls[call]);
+
+			if (et) {
+				pthread_join(e.id, NULL);
+				if (e.ret < 0)
+					kit_failed(__FILE__, __LINE__, e.err,
+						   "epoll_wait");
+				if (!e.ret)
+					kit_fail("epoll_wait: nothing woke it in %d s",
+						 POLL_WAIT_S);
+				KIT_ASSERT_EQ(e.ev.events, EPOLLIN);
+				close(e.epfd);
+			} else {
+				KIT_ASSERT_EQ(join_poller(&p), POLLIN);
+			}
+			KIT_ASSERT_EQ(read(fd, in, sizeof(in)), sizeof(out));
+			check(in, out, sizeof(out), "read after the wake-up");
+			if (call == RACE_OPEN)
+				KIT_ASSERT_EQ(close(r.ret), 0);
+			if (call != RACE_CLOSE)
+				KIT_ASSERT_EQ(close(fd2), 0);
+			KIT_ASSERT_EQ(close(fd), 0);
+		}
+	}
+}
+
+/*
  * With the writes in flight used up, not writable; a writer waiting in
  * poll() wakes when one ends (here: killed by the close of the file that
  * wrote them, which reads nothing, so no read completion wakes it).
@@ -1055,6 +1236,130 @@ KIT_TEST(stalls_are_cleared)
 	check(in, out, sizeof(out), "after a stalled write");
 	expect_nothing(fd);
 	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * A call that must not wait: preadv2()/pwritev2() with RWF_NOWAIT in the
+ * converted form (IOCB_NOWAIT), a read or write on an O_NONBLOCK file in
+ * the legacy one, where the VFS refuses RWF_NOWAIT.
+ */
+static ssize_t nowait_io(int fd, void *buf, size_t len, int out)
+{
+	struct iovec iov = { buf, len };
+	ssize_t r;
+	int e;
+
+	if (!kit_form_converted()) {
+		set_nonblock(fd, 1);
+		r = out ? write(fd, buf, len) : read(fd, buf, len);
+		e = errno;
+		set_nonblock(fd, 0);
+		errno = e;
+		return r;
+	}
+	return out ? pwritev2(fd, &iov, 1, -1, RWF_NOWAIT) :
+		     preadv2(fd, &iov, 1, -1, RWF_NOWAIT);
+}
+
+#define NOWAIT_CALLS	8	/* poll() and the call, so many times at most */
+
+/*
+ * A halted endpoint, met by a caller who may not wait (as io_uring's first
+ * try is): poll() and the call must agree.  A poll() that says ready
+ * followed by -EAGAIN, again and again, is a spin (io_uring retries up to
+ * 127 times).  The error is reported at once, whatever the flags; the halt
+ * is cleared meanwhile, and poll() says ready once the call can proceed.
+ */
+KIT_TEST(nowait_on_a_halt_ends)
+{
+	unsigned char out[100], in[4096];
+	int fd = skel_open(0), fd2, n, seen;
+	ssize_t r;
+
+	/* Bulk-in: the read URB fails with -EPIPE. */
+	read_urb_idle(fd);
+	fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+	set_nonblock(fd, 1);
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);	/* URB started */
+	set_nonblock(fd, 0);
+	usb_halt(0x81);
+	fill(out, sizeof(out), 40);
+	KIT_ASSERT_EQ(write(fd2, out, sizeof(out)), sizeof(out));
+	for (n = seen = 0; n < NOWAIT_CALLS; n++) {
+		KIT_ASSERT(poll1(fd, POLLIN, POLL_WAIT_S * 1000) & POLLIN);
+		r = KIT_NO_WAIT(kit_form_converted() ? SYS_preadv2 : SYS_read,
+				nowait_io(fd, in, sizeof(in), 0));
+		if (r < 0 && errno == EPIPE && !seen++)
+			continue;
+		if (r < 0 && errno == EAGAIN)
+			continue;
+		if (r < 0)
+			kit_failed(__FILE__, __LINE__, errno, "read");
+		break;
+	}
+	kit_diag("bulk-in: %d calls", n + 1);
+	if (n == NOWAIT_CALLS)
+		kit_fail("poll() said POLLIN %d times, the read EAGAIN",
+			 NOWAIT_CALLS);
+	KIT_ASSERT(seen);
+	KIT_ASSERT_EQ(r, sizeof(out));
+	check(in, out, sizeof(out), "after the stall");
+
+	/* Bulk-out: a write URB stalls; close() of a dup says so. */
+	usb_halt(0x02);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_ERRNO(close(KIT_ASSERT_OK(dup(fd))), EPIPE);
+	fill(out, sizeof(out), 41);
+	for (n = 0; n < NOWAIT_CALLS; n++) {
+		KIT_ASSERT(poll1(fd, POLLOUT, POLL_WAIT_S * 1000) & POLLOUT);
+		r = KIT_NO_WAIT(kit_form_converted() ? SYS_pwritev2 :
+				SYS_write, nowait_io(fd, out, sizeof(out), 1));
+		if (r < 0 && errno == EAGAIN)
+			continue;
+		if (r < 0)
+			kit_failed(__FILE__, __LINE__, errno, "write");
+		break;
+	}
+	kit_diag("bulk-out: %d calls", n + 1);
+	if (n == NOWAIT_CALLS)
+		kit_fail("poll() said POLLOUT %d times, the write EAGAIN",
+			 NOWAIT_CALLS);
+	KIT_ASSERT_EQ(r, sizeof(out));
+	read_all(fd, in, sizeof(out), sizeof(in));
+	check(in, out, sizeof(out), "after the stalled write");
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd2), 0);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * A non-blocking read with a stall to report reports it at once, even
+ * while a reset holds io_mutex (for a second here: a write in flight that
+ * can't reach the device).
+ */
+KIT_TEST(read_error_during_a_reset)
+{
+	static unsigned char out[GADGET_QLEN * 1024 + MAX_TRANSFER];
+	unsigned char in[4096];
+	int fd = skel_open(0), fd2;
+	struct resetter r;
+
+	read_urb_idle(fd);
+	fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
+	set_nonblock(fd, 1);
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);	/* URB started */
+	usb_halt(0x81);
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	stuck_writes(fd2, out, 42);
+	start_reset(&r);
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(SYS_read, read(fd, in, sizeof(in))),
+			 EPIPE);
+	KIT_ASSERT(reset_draining(&r));		/* it did not wait for it */
+	join_reset(&r);
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EPIPE);	/* the reset */
+	KIT_ASSERT_ERRNO(close(fd2), EPIPE);
+	KIT_ASSERT_EQ(close(fd), 0);
+	skel_open(0);	/* drains what the gadget held */
 }
 
 /*

@@ -16,8 +16,11 @@
  * - errors that reach their owner: a failed read URB's, the next read; a
  *   failed write URB's, the next call on the file that wrote; a reset's,
  *   the next call on every file that was open across it; and a stalled
- *   endpoint is cleared (usb_clear_halt()), so that it fails one call only;
- * - poll(), woken by the URB completions, and never sleeping on a lock;
+ *   endpoint is cleared (usb_clear_halt(), from a work item), so that it
+ *   fails one call only;
+ * - poll(), which only reads the state and never sleeps, and every "not
+ *   ready" it says ended by a wake-up: it leaves what it can't do at once,
+ *   starting the read URB, to a work item;
  * - URBs drawn down for suspend, reset and disconnect.
  *
  * Where this driver departs from usb-skeleton.c a comment says so, and why:
@@ -51,6 +54,7 @@
 #include <linux/uio.h>
 #include <linux/usb.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "compat.h"		/* copy_splice_read */
 
@@ -90,7 +94,8 @@ MODULE_DEVICE_TABLE(usb, skel_table);
  * Locking, from the outside in:
  * - read_mutex: one reader at a time owns the bulk-in buffer and URB, and
  *   sleeps holding it while it waits for the device.  While the URB is in
- *   flight, only its completion handler writes bulk_in_filled.
+ *   flight, only its completion handler writes bulk_in_filled.  Whoever
+ *   lets it go wakes bulk_in_wait: a poller may be waiting for it.
  * - io_mutex: held around each URB submission and around setting
  *   ->disconnected, so that no URB is submitted after disconnect() killed
  *   them all (read and write also peek at the flag without it, to fail
@@ -102,7 +107,8 @@ MODULE_DEVICE_TABLE(usb, skel_table);
  *   the reader.
  * - err_lock: a spinlock, for what the completion handlers write (the read
  *   URB's error, ongoing_read and bulk_in_filled; each file's write error;
- *   a stalled bulk-out), and each file's reset flag.
+ *   a halted endpoint), the rest of the read state that poll() reads, and
+ *   each file's reset flag.
  */
 struct usb_skel {
 	struct usb_device	*udev;		/* the device, held until freed */
@@ -122,14 +128,18 @@ struct usb_skel {
 	size_t			bulk_in_copied;	/* of which already read */
 	bool			ongoing_read;	/* bulk_in_urb is in flight */
 	int			read_error;	/* it failed: for the next read */
+	bool			bulk_in_halted;	/* it stalled: halt_work clears */
 	wait_queue_head_t	bulk_in_wait;	/* readers wait for it here */
+	struct work_struct	read_work;	/* starts it for poll() */
 	u8			bulk_in_ep;	/* the bulk-in endpoint's number */
 
 	/* Writing: a URB per write, SKEL_WRITES_IN_FLIGHT at most. */
 	atomic_t		writes_in_flight; /* their number */
-	bool			bulk_out_halted; /* one stalled: clear it first */
+	bool			bulk_out_halted; /* one stalled: halt_work clears */
 	wait_queue_head_t	bulk_out_wait;	/* writers wait for room here */
 	u8			bulk_out_ep;	/* the bulk-out endpoint's number */
+
+	struct work_struct	halt_work;	/* clears a halted endpoint */
 };
 
 #define to_skel_dev(d) container_of(d, struct usb_skel, kref)
@@ -177,8 +187,9 @@ static int skel_lock(struct mutex *lock, bool trylock)
 }
 
 /*
- * Report a failed write URB's error once, then forget it.  A stall is worth
- * telling apart as -EPIPE; the rest is -EIO.
+ * Report a failed URB's error once, then forget it: at once, whatever the
+ * flags (a caller who may not wait must not hear -EAGAIN while poll() says
+ * ready).  A stall is worth telling apart as -EPIPE; the rest is -EIO.
  */
 static int skel_take_error(struct usb_skel *dev, int *errors)
 {
@@ -205,23 +216,68 @@ static int skel_take_reset(struct skel_file *sf)
 	return reset ? -EPIPE : 0;
 }
 
-/*
- * A stalled endpoint (-EPIPE) stays halted, failing every transfer, until
- * the host clears it; usb-skeleton.c never does.  Called in process
- * context: usb_clear_halt() is a control transfer, and sleeps.
- */
-static int skel_clear_halt(struct usb_skel *dev, unsigned int pipe)
+/* Called in process context: usb_clear_halt() is a control transfer. */
+static void skel_clear_halt(struct usb_skel *dev, unsigned int pipe)
 {
 	int rv;
 
 	lockdep_assert_held(&dev->io_mutex);	/* not during a reset */
 	if (dev->disconnected)
-		return -ENODEV;
+		return;
 	rv = usb_clear_halt(dev->udev, pipe);
 	if (rv)
 		dev_err_ratelimited(&dev->interface->dev,
 				    "clearing a halt: %d\n", rv);
-	return rv;
+}
+
+/*
+ * A stalled endpoint (-EPIPE) stays halted, failing every transfer, until
+ * the host clears it; usb-skeleton.c never does.  The completion handler
+ * that sees the stall can't clear it (usb_clear_halt() sleeps), so it
+ * leaves it to this work item, as usbnet does.  Meanwhile the calls that
+ * would use the endpoint wait, or say -EAGAIN, and poll() says "not ready";
+ * the end of this work wakes them all.  A halt it could not clear is
+ * forgotten too: the next transfer stalls again, and comes back here.
+ */
+static void skel_halt_work(struct work_struct *work)
+{
+	struct usb_skel *dev = container_of(work, struct usb_skel, halt_work);
+	struct skel_file *sf;
+	bool in, out;
+	int awake;
+
+	/* The last file may be closed: wake the device, before io_mutex. */
+	awake = !usb_autopm_get_interface(dev->interface);
+	mutex_lock(&dev->io_mutex);
+	spin_lock_irq(&dev->err_lock);
+	in = dev->bulk_in_halted;
+	out = dev->bulk_out_halted;
+	spin_unlock_irq(&dev->err_lock);
+	if (out) {
+		/*
+		 * The USB core wants the writes queued behind the stall gone
+		 * first: each leaves an error for its file.
+		 */
+		list_for_each_entry(sf, &dev->files, node)
+			usb_kill_anchored_urbs(&sf->submitted);
+		skel_clear_halt(dev, usb_sndbulkpipe(dev->udev,
+						     dev->bulk_out_ep));
+	}
+	/* The read URB is idle: nobody starts it while its endpoint halts. */
+	if (in)
+		skel_clear_halt(dev, usb_rcvbulkpipe(dev->udev,
+						     dev->bulk_in_ep));
+	spin_lock_irq(&dev->err_lock);
+	if (in)
+		dev->bulk_in_halted = false;
+	if (out)
+		dev->bulk_out_halted = false;
+	spin_unlock_irq(&dev->err_lock);
+	mutex_unlock(&dev->io_mutex);
+	if (awake)
+		usb_autopm_put_interface(dev->interface);
+	wake_up_interruptible(&dev->bulk_in_wait);
+	wake_up_interruptible(&dev->bulk_out_wait);
 }
 
 /* Unlinked (-ENOENT, -ECONNRESET) or device gone: nothing worth logging. */
@@ -310,9 +366,9 @@ static int skel_release(struct inode *inode, struct file *file)
 	if (list_empty(&dev->files)) {
 		/* No reader can be in read() or poll(): no file is open. */
 		usb_kill_urb(dev->bulk_in_urb);
+		spin_lock_irq(&dev->err_lock);
 		dev->bulk_in_filled = 0;
 		dev->bulk_in_copied = 0;
-		spin_lock_irq(&dev->err_lock);
 		dev->read_error = 0;
 		spin_unlock_irq(&dev->err_lock);
 	}
@@ -363,6 +419,10 @@ static void skel_read_bulk_callback(struct urb *urb)
 	 */
 	if (status && status != -ENOENT && status != -ECONNRESET)
 		dev->read_error = status;
+	if (status == -EPIPE) {
+		dev->bulk_in_halted = true;
+		schedule_work(&dev->halt_work);
+	}
 	dev->bulk_in_filled = urb->actual_length;
 	dev->ongoing_read = false;
 	spin_unlock_irqrestore(&dev->err_lock, flags);
@@ -371,9 +431,11 @@ static void skel_read_bulk_callback(struct urb *urb)
 }
 
 /*
- * Start the read URB.  Called with read_mutex held and the URB idle.
- * @trylock: the caller may not wait for io_mutex (poll(), IOCB_NOWAIT):
- * -EAGAIN if it is taken (a reset holds it throughout).
+ * Start the read URB.  Called with read_mutex held, the URB idle and its
+ * endpoint not halted.  @trylock: the caller may not wait for io_mutex (a
+ * non-blocking read): -EAGAIN if it is taken (a reset holds it
+ * throughout); the caller's end wakes the pollers, and skel_read_work()
+ * starts it for them.
  *
  * The URB always asks for the whole buffer, one max-size packet, whatever
  * the caller's count: a device that sends a packet bigger than the URB's
@@ -395,17 +457,25 @@ static int skel_start_read(struct usb_skel *dev, bool trylock)
 		rv = -ENODEV;
 		goto out;
 	}
+	/* The last close stopped it: a late skel_read_work() leaves it so. */
+	if (list_empty(&dev->files))
+		goto out;
 
 	usb_fill_bulk_urb(dev->bulk_in_urb, dev->udev,
 			  usb_rcvbulkpipe(dev->udev, dev->bulk_in_ep),
 			  dev->bulk_in_buffer, dev->bulk_in_size,
 			  skel_read_bulk_callback, dev);
+	spin_lock_irq(&dev->err_lock);
 	dev->bulk_in_filled = 0;
 	dev->bulk_in_copied = 0;
-	spin_lock_irq(&dev->err_lock);
 	dev->ongoing_read = true;
 	spin_unlock_irq(&dev->err_lock);
 
+	/*
+	 * GFP_KERNEL may sleep in reclaim, under IOCB_NOWAIT too: what a
+	 * caller who may not wait is spared is a wait for the device or
+	 * for a lock, not for memory.
+	 */
 	rv = usb_submit_urb(dev->bulk_in_urb, GFP_KERNEL);
 	if (rv) {
 		dev_err_ratelimited(&dev->interface->dev,
@@ -421,54 +491,50 @@ out:
 }
 
 /*
- * The read URB's error, once.  A stall is cleared before it is reported, so
- * that the next read goes to the device again.  Clearing it sleeps: a
- * caller that may not (@nowait: IOCB_NOWAIT) leaves it to one that may.
+ * Whether a reader has something to do: the read URB is idle, and its
+ * endpoint not halted, or the stall not yet reported.
  */
-static int skel_take_read_error(struct usb_skel *dev, bool nowait)
+static bool skel_read_idle(struct usb_skel *dev)
 {
-	int err;
+	bool idle;
 
 	spin_lock_irq(&dev->err_lock);
-	err = dev->read_error;
-	if (err != -EPIPE || !nowait)
-		dev->read_error = 0;
+	idle = !dev->ongoing_read && (!dev->bulk_in_halted || dev->read_error);
 	spin_unlock_irq(&dev->err_lock);
-	if (!err)
-		return 0;
-	if (err != -EPIPE)
-		return -EIO;
-	if (nowait)
-		return -EAGAIN;
-	mutex_lock(&dev->io_mutex);
-	skel_clear_halt(dev, usb_rcvbulkpipe(dev->udev, dev->bulk_in_ep));
-	mutex_unlock(&dev->io_mutex);
-	return -EPIPE;
+	return idle;
+}
+
+/* Whether the read URB may start: idle, empty, no error.  Under err_lock. */
+static bool skel_read_startable(struct usb_skel *dev)
+{
+	lockdep_assert_held(&dev->err_lock);
+	return !dev->ongoing_read && !dev->bulk_in_halted && !dev->read_error &&
+	       dev->bulk_in_copied == dev->bulk_in_filled;
 }
 
 /*
  * Wait until the buffer holds unread data, starting the read URB as
  * needed.  Called with read_mutex held.  Returns the number of bytes
  * waiting, or an error.  Data the device sent is handed out before the
- * error of a URB that failed after it; the error is reported once.
- * @nonblock: don't wait for data; @nowait: nor for io_mutex (IOCB_NOWAIT).
+ * error of a URB that failed after it; the error is reported once, at once
+ * (a stall's too: skel_halt_work() clears it meanwhile, and the next read
+ * waits for that).  @nonblock: don't wait for data, nor for io_mutex.
  */
-static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock,
-			      bool nowait)
+static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock)
 {
-	bool ongoing;
 	int rv;
 
 	for (;;) {
-		spin_lock_irq(&dev->err_lock);
-		ongoing = dev->ongoing_read;
-		spin_unlock_irq(&dev->err_lock);
-		if (ongoing) {
+		if (!skel_read_idle(dev)) {
+			/*
+			 * -EAGAIN until the URB's completion, or the end of
+			 * skel_halt_work(), wakes bulk_in_wait.
+			 */
 			if (nonblock)
 				return -EAGAIN;
 			/* The device may never answer: wait interruptibly. */
 			if (wait_event_interruptible(dev->bulk_in_wait,
-						     !READ_ONCE(dev->ongoing_read)))
+						     skel_read_idle(dev)))
 				return -ERESTARTSYS;
 			continue;
 		}
@@ -476,13 +542,43 @@ static ssize_t skel_wait_data(struct usb_skel *dev, bool nonblock,
 		if (dev->bulk_in_copied < dev->bulk_in_filled)
 			return dev->bulk_in_filled - dev->bulk_in_copied;
 
-		rv = skel_take_read_error(dev, nowait);
+		rv = skel_take_error(dev, &dev->read_error);
 		if (rv)
 			return rv;
-		rv = skel_start_read(dev, nowait);
+		rv = skel_start_read(dev, nonblock);
 		if (rv)
 			return rv;
 	}
+}
+
+/*
+ * Start the read URB for poll(), which may not wait for the locks to do
+ * it (skel_poll_in()).  Its end wakes the pollers: the URB's completion,
+ * or the wake-up here, after which they find the error, if it could not
+ * start.  A reader who holds read_mutex owns the URB: its end wakes the
+ * pollers too, and one that still finds the URB idle queues this again.
+ */
+static void skel_read_work(struct work_struct *work)
+{
+	struct usb_skel *dev = container_of(work, struct usb_skel, read_work);
+	bool start;
+	int rv = 0;
+
+	if (!mutex_trylock(&dev->read_mutex))
+		return;
+	spin_lock_irq(&dev->err_lock);
+	start = skel_read_startable(dev);
+	spin_unlock_irq(&dev->err_lock);
+	if (start)
+		rv = skel_start_read(dev, false);
+	if (rv && rv != -ENODEV) {
+		/* For the next read to report (as -EIO). */
+		spin_lock_irq(&dev->err_lock);
+		dev->read_error = rv;
+		spin_unlock_irq(&dev->err_lock);
+	}
+	mutex_unlock(&dev->read_mutex);
+	wake_up_interruptible(&dev->bulk_in_wait);
 }
 
 /* LAB 3: the same read as a .read_iter, into any iterator; IOCB_NOWAIT too */
@@ -496,8 +592,8 @@ static ssize_t skel_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct file *file = iocb->ki_filp;
 	struct skel_file *sf = file->private_data;
 	struct usb_skel *dev = sf->dev;
-	bool nowait = iocb->ki_flags & IOCB_NOWAIT;
-	bool nonblock = (file->f_flags & O_NONBLOCK) || nowait;
+	bool nonblock = (file->f_flags & O_NONBLOCK) ||
+			(iocb->ki_flags & IOCB_NOWAIT);
 	size_t count = iov_iter_count(to);
 	size_t available, chunk;
 	ssize_t rv;
@@ -511,11 +607,15 @@ static ssize_t skel_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (rv)
 		return rv;
 
-	/* Held while waiting for the device: see skel_poll(). */
+	/*
+	 * Held while waiting for the device, for as long as that takes: a
+	 * non-blocking read only tries it, as a tty's read does its
+	 * atomic_read_lock (-EAGAIN until its holder's end wakes us).
+	 */
 	rv = skel_lock(&dev->read_mutex, nonblock);
 	if (rv)
 		return rv;
-	rv = skel_wait_data(dev, nonblock, nowait);
+	rv = skel_wait_data(dev, nonblock);
 	if (rv <= 0)
 		goto out;
 
@@ -532,24 +632,32 @@ static ssize_t skel_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		rv = -EFAULT;
 		goto out;
 	}
+	spin_lock_irq(&dev->err_lock);
 	dev->bulk_in_copied += chunk;
+	spin_unlock_irq(&dev->err_lock);
 	rv = chunk;
 
 	/* An error here shows up on the next read, which tries again. */
 	if (chunk == available && available < count)
-		skel_start_read(dev, nowait);
+		skel_start_read(dev, nonblock);
 out:
 	mutex_unlock(&dev->read_mutex);
-	/* A poll() that found read_mutex taken looks again (skel_poll()). */
+	/* Pollers look again: skel_read_work() may have found read_mutex. */
 	wake_up_interruptible(&dev->bulk_in_wait);
 	return rv;
 }
 
 /* LAB END */
 
-/* A write slot, one of SKEL_WRITES_IN_FLIGHT, or false if none is free. */
+/*
+ * A write slot, one of SKEL_WRITES_IN_FLIGHT, or false if none is free or
+ * bulk-out is halted.  (A write that stalls meanwhile finds this write
+ * queued behind it: skel_halt_work() kills it, with an error for its file.)
+ */
 static bool skel_get_write_slot(struct usb_skel *dev)
 {
+	if (READ_ONCE(dev->bulk_out_halted))
+		return false;
 	return atomic_add_unless(&dev->writes_in_flight, 1,
 				 SKEL_WRITES_IN_FLIGHT);
 }
@@ -579,40 +687,13 @@ static void skel_write_bulk_callback(struct urb *urb)
 					    "write bulk status %d\n", status);
 		spin_lock_irqsave(&dev->err_lock, flags);
 		sf->errors = status;
-		if (status == -EPIPE)
+		if (status == -EPIPE) {
 			dev->bulk_out_halted = true;
+			schedule_work(&dev->halt_work);
+		}
 		spin_unlock_irqrestore(&dev->err_lock, flags);
 	}
 	skel_put_write_slot(dev);
-}
-
-/*
- * Before a write URB goes out (io_mutex held): a stalled one, any file's,
- * left bulk-out halted, and every transfer would stall until it is
- * cleared.  The writes still queued behind the stall go first (the USB
- * core asks for that before a halt is cleared), each with an error for its
- * file, as is the stalled one's -EPIPE; this write then goes through.
- */
-static int skel_clear_out_halt(struct usb_skel *dev)
-{
-	struct skel_file *sf;
-	bool halted;
-	int rv;
-
-	spin_lock_irq(&dev->err_lock);
-	halted = dev->bulk_out_halted;
-	spin_unlock_irq(&dev->err_lock);
-	if (!halted)
-		return 0;
-	list_for_each_entry(sf, &dev->files, node)
-		usb_kill_anchored_urbs(&sf->submitted);
-	rv = skel_clear_halt(dev, usb_sndbulkpipe(dev->udev, dev->bulk_out_ep));
-	if (rv)
-		return -EIO;
-	spin_lock_irq(&dev->err_lock);
-	dev->bulk_out_halted = false;
-	spin_unlock_irq(&dev->err_lock);
-	return 0;
 }
 
 /*
@@ -646,6 +727,17 @@ static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (READ_ONCE(dev->disconnected))
 		return -ENODEV;
 
+	/* A reset first, then this file's failed write. */
+	rv = skel_take_reset(sf);
+	if (!rv)
+		rv = skel_take_error(dev, &sf->errors);
+	if (rv)
+		return rv;
+
+	/*
+	 * -EAGAIN until a write's completion frees a slot, or the end of
+	 * skel_halt_work() clears a halt: each wakes bulk_out_wait.
+	 */
 	if (!skel_get_write_slot(dev)) {
 		if (nonblock)
 			return -EAGAIN;
@@ -653,13 +745,6 @@ static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 					     skel_get_write_slot(dev)))
 			return -ERESTARTSYS;
 	}
-
-	/* A reset first, then this file's failed write. */
-	rv = skel_take_reset(sf);
-	if (!rv)
-		rv = skel_take_error(dev, &sf->errors);
-	if (rv)
-		goto error_put;
 
 	urb = usb_alloc_urb(0, GFP_KERNEL);
 	if (!urb) {
@@ -684,7 +769,10 @@ static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	/*
 	 * No URB may be submitted once disconnect() has killed them all.
 	 * io_mutex is held only briefly (or for a reset), so a non-blocking
-	 * writer waits for it too: poll() said there was room.
+	 * writer waits for it too: poll() said there was room.  IOCB_NOWAIT
+	 * only tries it: -EAGAIN while poll() still says writable, for as
+	 * long as the holder keeps it (briefly, or a reset, whose end wakes
+	 * bulk_out_wait).
 	 */
 	rv = skel_lock(&dev->io_mutex, nowait);
 	if (rv)
@@ -693,14 +781,6 @@ static ssize_t skel_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		rv = -ENODEV;
 		goto error_unlock;
 	}
-	/* Clearing a halt sleeps: IOCB_NOWAIT leaves it to a write that may. */
-	if (nowait && READ_ONCE(dev->bulk_out_halted)) {
-		rv = -EAGAIN;
-		goto error_unlock;
-	}
-	rv = skel_clear_out_halt(dev);
-	if (rv)
-		goto error_unlock;
 	usb_anchor_urb(urb, &sf->submitted);
 	rv = usb_submit_urb(urb, GFP_KERNEL);
 	if (rv) {
@@ -727,41 +807,35 @@ error_put:
 
 /*
  * Readable when the read URB is idle with data in its buffer or an error to
- * report: a read then won't wait.  A poller who wants to read and finds the
- * URB idle and empty starts it, as a read would, without waiting for
- * io_mutex: otherwise nothing would ever come to wake it.  If a reset or a
- * suspend holds io_mutex, that is "not ready", and its end wakes us.
+ * report: a read then won't wait.  Else "not readable", which a wake-up
+ * ends: the URB's completion while it is in flight; the end of
+ * skel_halt_work() while its endpoint is halted; and when it is idle and
+ * empty, the end of skel_read_work(), queued here to start it.  (poll()
+ * can't wait for read_mutex and io_mutex to start it itself, nor give up
+ * when they are taken: their holders needn't wake anyone.)
  */
 static __poll_t skel_poll_in(struct usb_skel *dev)
 {
-	bool ongoing;
-	int err, rv;
+	__poll_t mask = 0;
 
 	spin_lock_irq(&dev->err_lock);
-	ongoing = dev->ongoing_read;
-	err = dev->read_error;
+	if (!dev->ongoing_read &&
+	    (dev->bulk_in_copied < dev->bulk_in_filled || dev->read_error))
+		mask = EPOLLIN | EPOLLRDNORM;
+	/* Not once disconnect() has cancelled it: it sets the flag here. */
+	else if (skel_read_startable(dev) && !dev->disconnected)
+		schedule_work(&dev->read_work);
 	spin_unlock_irq(&dev->err_lock);
-	if (ongoing)
-		return 0;
-	if (dev->bulk_in_copied < dev->bulk_in_filled || err)
-		return EPOLLIN | EPOLLRDNORM;
-	/* Its completion wakes us; if it can't start, a read says why. */
-	rv = skel_start_read(dev, true);
-	if (rv && rv != -EAGAIN)
-		return EPOLLIN | EPOLLRDNORM;
-	return 0;
+	return mask;
 }
 
 /*
- * poll() never sleeps: it only tries the locks.  The read state is
- * read_mutex's, and a reader holds read_mutex while it waits for the
- * device, for as long as that takes: a poller that finds it taken says "not
- * readable", and looks again when the reader is done.  For the same reason
- * a non-blocking read only tries read_mutex (-EAGAIN), as a tty's read does
- * its atomic_read_lock: it can't wait behind a reader that may wait for
- * ever.  Writable while a write slot is free (counted, not taken).  A
- * reset not yet reported to this file: EPOLLERR (the next call says
- * -EPIPE).  Gone: EPOLLERR | EPOLLHUP.
+ * poll() only reads the state, and never sleeps; each "not ready" it says
+ * is ended by a wake-up (see skel_poll_in()).  Writable while a write slot
+ * is free (counted, not taken) and bulk-out is not halted: else a write's
+ * completion, or the end of skel_halt_work(), wakes us.  A reset not yet
+ * reported to this file: EPOLLERR (the next call says -EPIPE).  Gone:
+ * EPOLLERR | EPOLLHUP.
  */
 static __poll_t skel_poll(struct file *file, poll_table *wait)
 {
@@ -776,12 +850,10 @@ static __poll_t skel_poll(struct file *file, poll_table *wait)
 
 	if (READ_ONCE(sf->reset))
 		mask |= EPOLLERR;
-	if ((poll_requested_events(wait) & (EPOLLIN | EPOLLRDNORM)) &&
-	    mutex_trylock(&dev->read_mutex)) {
+	if (poll_requested_events(wait) & (EPOLLIN | EPOLLRDNORM))
 		mask |= skel_poll_in(dev);
-		mutex_unlock(&dev->read_mutex);
-	}
-	if (atomic_read(&dev->writes_in_flight) < SKEL_WRITES_IN_FLIGHT)
+	if (!READ_ONCE(dev->bulk_out_halted) &&
+	    atomic_read(&dev->writes_in_flight) < SKEL_WRITES_IN_FLIGHT)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	return mask;
 }
@@ -829,8 +901,10 @@ static int skel_probe(struct usb_interface *interface,
 	spin_lock_init(&dev->err_lock);
 	INIT_LIST_HEAD(&dev->files);
 	init_waitqueue_head(&dev->bulk_in_wait);
+	INIT_WORK(&dev->read_work, skel_read_work);
 	atomic_set(&dev->writes_in_flight, 0);
 	init_waitqueue_head(&dev->bulk_out_wait);
+	INIT_WORK(&dev->halt_work, skel_halt_work);
 	dev->udev = usb_get_dev(interface_to_usbdev(interface));
 	dev->interface = usb_get_intf(interface);
 
@@ -894,12 +968,24 @@ static void skel_disconnect(struct usb_interface *interface)
 
 	/* No new I/O; end the I/O in flight, which wakes reader and writers. */
 	mutex_lock(&dev->io_mutex);
+	spin_lock_irq(&dev->err_lock);		/* for skel_poll_in() */
 	dev->disconnected = true;
+	spin_unlock_irq(&dev->err_lock);
 	list_for_each_entry(sf, &dev->files, node)
 		usb_kill_anchored_urbs(&sf->submitted);
 	mutex_unlock(&dev->io_mutex);
 	usb_kill_urb(dev->bulk_in_urb);
-	/* And pollers, who may be waiting for no URB at all. */
+	/* Nothing queues them now: no URB is left, and poll() sees the flag. */
+	cancel_work_sync(&dev->read_work);
+	cancel_work_sync(&dev->halt_work);
+	/*
+	 * No halt is left to clear either.  Wake the calls that waited for
+	 * one, and pollers, who may be waiting for no URB at all.
+	 */
+	spin_lock_irq(&dev->err_lock);
+	dev->bulk_in_halted = false;
+	dev->bulk_out_halted = false;
+	spin_unlock_irq(&dev->err_lock);
 	wake_up_interruptible(&dev->bulk_in_wait);
 	wake_up_interruptible(&dev->bulk_out_wait);
 
@@ -910,14 +996,16 @@ static void skel_disconnect(struct usb_interface *interface)
 /*
  * Power management.  The USB core suspends the device once no file holds it
  * awake (usb_autopm_get_interface() in open) or when the system sleeps.  A
- * read URB killed here ends no read: the next read starts it again.  A
- * poller that found io_mutex taken meanwhile is woken at resume.
+ * read URB killed here ends no read: the next read starts it again, and
+ * pollers, woken at resume, queue skel_read_work() again (cancelled here:
+ * it would start the URB).
  */
 static int skel_suspend(struct usb_interface *intf, pm_message_t message)
 {
 	struct usb_skel *dev = usb_get_intfdata(intf);
 
 	if (dev) {
+		cancel_work_sync(&dev->read_work);
 		mutex_lock(&dev->io_mutex);
 		skel_draw_down(dev);
 		mutex_unlock(&dev->io_mutex);
@@ -938,8 +1026,8 @@ static int skel_resume(struct usb_interface *intf)
  * Someone (usbfs, an error handler) resets the device: stop I/O, and keep
  * it stopped, holding io_mutex, until the reset is over.  A reset loses
  * whatever the device held, so every file open across it hears -EPIPE, once,
- * from its next call; pollers that found io_mutex taken look again.  The
- * reset has cleared any halt.
+ * from its next call; pollers look again.  The reset has cleared any halt
+ * (a skel_halt_work() queued meanwhile finds none).
  */
 static int skel_pre_reset(struct usb_interface *intf)
 {
@@ -958,6 +1046,7 @@ static int skel_post_reset(struct usb_interface *intf)
 	spin_lock_irq(&dev->err_lock);
 	list_for_each_entry(sf, &dev->files, node)
 		sf->reset = true;
+	dev->bulk_in_halted = false;
 	dev->bulk_out_halted = false;
 	spin_unlock_irq(&dev->err_lock);
 	mutex_unlock(&dev->io_mutex);

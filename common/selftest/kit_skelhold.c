@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kit_skelhold - a test tool: hold the USB skeleton's io_mutex while loaded
+ *
+ * tests/skeleton.c loads it to hold the lock that the driver's open, close
+ * and write take for a moment, for as long as a test needs, so that a race
+ * with them happens every time:
+ *
+ *	insmod kit_skelhold.ko		(rmmod lets the lock go)
+ *
+ * It finds the first device with the ids vendor:product (default 0xfff0:
+ * 0xfff0, the gadget's), takes the driver data of its interface 0 as the
+ * skeleton's struct usb_skel, whose first members it knows (struct
+ * kit_skel_head), and checks them against the device.  A thread of its
+ * own takes the lock (a lock held on the way back to user space is a bug)
+ * and holds it until the module is unloaded, or for hold_ms at most, so
+ * that a test that fails meanwhile leaves no task hung on it; the
+ * parameter held says whether it still holds it.  The load returns once
+ * the lock is held.  It fails with -ENODEV without such a device, -EINVAL
+ * if its driver data is not laid out as expected.  Meanwhile disconnect()
+ * waits for the lock, so the device's data stays.
+ *
+ * It is a probe for the tests, not a template to copy.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/err.h>
+#include <linux/kref.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include <linux/usb.h>
+
+static ushort vendor = 0xfff0;
+module_param(vendor, ushort, 0444);
+MODULE_PARM_DESC(vendor, "The device's vendor id (default 0xfff0)");
+
+static ushort product = 0xfff0;
+module_param(product, ushort, 0444);
+MODULE_PARM_DESC(product, "The device's product id (default 0xfff0)");
+
+static uint hold_ms = 10000;
+module_param(hold_ms, uint, 0444);
+MODULE_PARM_DESC(hold_ms, "Let the lock go after so long (default 10000)");
+
+static int held;
+module_param(held, int, 0444);
+MODULE_PARM_DESC(held, "1 while the lock is held (read only)");
+
+/* The first members of struct usb_skel in kitskel.c: keep them alike. */
+struct kit_skel_head {
+	struct usb_device	*udev;		/* checked: the device's */
+	struct usb_interface	*interface;	/* checked: its interface 0 */
+	struct kref		kref;
+	struct mutex		io_mutex;	/* what this holds */
+};
+
+static struct usb_device_id kit_skelhold_id;	/* vendor:product */
+static struct mutex *kit_skelhold_lock;		/* the one held */
+static DECLARE_COMPLETION(kit_skelhold_held);
+static struct task_struct *kit_skelhold_task;
+
+/* usb_for_each_dev()'s callback: the device with our ids, referenced. */
+static int kit_skelhold_match(struct usb_device *udev, void *data)
+{
+	struct usb_interface *intf = usb_ifnum_to_if(udev, 0);
+	struct usb_device **found = data;
+
+	if (!intf || !usb_match_one_id(intf, &kit_skelhold_id))
+		return 0;
+	*found = usb_get_dev(udev);
+	return 1;
+}
+
+/* Sleep until kthread_stop(), or for timeout jiffies at most. */
+static void kit_skelhold_sleep(long timeout)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop() || !timeout)
+			break;
+		timeout = schedule_timeout(timeout);
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/* Hold the lock until kthread_stop(), or hold_ms; then wait for it. */
+static int kit_skelhold_thread(void *unused)
+{
+	mutex_lock(kit_skelhold_lock);
+	WRITE_ONCE(held, 1);
+	complete(&kit_skelhold_held);
+	kit_skelhold_sleep(msecs_to_jiffies(hold_ms));
+	WRITE_ONCE(held, 0);
+	mutex_unlock(kit_skelhold_lock);
+	kit_skelhold_sleep(MAX_SCHEDULE_TIMEOUT);
+	return 0;
+}
+
+static int __init kit_skelhold_init(void)
+{
+	struct usb_device *udev = NULL;
+	struct usb_interface *intf;
+	struct kit_skel_head *head;
+	int ret = 0;
+
+	kit_skelhold_id = (struct usb_device_id){ USB_DEVICE(vendor, product) };
+	usb_for_each_dev(&udev, kit_skelhold_match);
+	if (!udev) {
+		pr_info("no device %04x:%04x\n", vendor, product);
+		return -ENODEV;
+	}
+	intf = usb_ifnum_to_if(udev, 0);
+	/* The driver can't be unbound meanwhile: its driver data stays. */
+	device_lock(&intf->dev);
+	head = usb_get_intfdata(intf);
+	if (!head || head->udev != udev || head->interface != intf) {
+		pr_err("%s: no driver data laid out as kitskel's\n",
+		       dev_name(&intf->dev));
+		ret = -EINVAL;
+		goto out;
+	}
+	kit_skelhold_lock = &head->io_mutex;
+	kit_skelhold_task = kthread_run(kit_skelhold_thread, NULL,
+					"kit_skelhold");
+	if (IS_ERR(kit_skelhold_task)) {
+		ret = PTR_ERR(kit_skelhold_task);
+		goto out;
+	}
+	wait_for_completion(&kit_skelhold_held);
+	pr_info("%s: io_mutex held\n", dev_name(&intf->dev));
+out:
+	device_unlock(&intf->dev);
+	usb_put_dev(udev);
+	return ret;
+}
+
+static void __exit kit_skelhold_exit(void)
+{
+	kthread_stop(kit_skelhold_task);
+	pr_info("io_mutex let go\n");
+}
+
+module_init(kit_skelhold_init);
+module_exit(kit_skelhold_exit);
+
+MODULE_DESCRIPTION("iterkit test tool: hold the USB skeleton's io_mutex");
+MODULE_LICENSE("GPL");
