@@ -545,6 +545,7 @@ kernel-debug:
 # build/RELEASE/coverage/.  Without any, that lane runs first, for the
 # hand-written forms only.  make site marks the lines on the drivers' pages.
 coverage: KERNELS = debug
+coverage: SHELL := /bin/bash
 coverage:
 	@$(PREPARE)
 	@eval "$$(scripts/kernel debug)"; \
@@ -554,22 +555,34 @@ coverage:
 		FORMS="legacy converted" scripts/check >/dev/null || \
 			echo "coverage: the run had failures: build/check.ktap"; \
 	fi; \
+	$(LOCK) -s "coverage-$$release" \
+		"the coverage counts in build/$$release" "reading them"; \
 	scripts/coverage --json build/$$release/coverage.json \
 		build/$$release/coverage
 
 # The fault-injection lane alone (kit-run --faults, tests/kitfault.c) on the
 # debug kernel, for DRIVERS; FAULTS=ENTRY,... narrows it to some entry
 # points (kitfault DRIVER --list names them); KITFAULT_VERBOSE=1 logs each
-# injected failure's stack in build/RELEASE/vm/faults.log.
+# injected failure's stack in build/RELEASE/vm/faults.log.  Its coverage
+# counts replace the fault lane's in build/RELEASE/coverage/ when it ends,
+# under the lock that make check's copy takes (scripts/check), so that
+# neither reads or writes the other's half-copied.
 faults: KERNELS = debug
+faults: SHELL := /bin/bash
 faults:
 	@$(PREPARE)
 	@eval "$$(scripts/kernel debug)"; mkdir -p build/$$release/vm; \
-	KIT_VM_LOG=build/$$release/vm/faults.log \
-	KIT_VM_OUT=build/$$release/coverage/faults \
+	out=build/$$release/faults.$$$$; \
+	KIT_VM_LOG=build/$$release/vm/faults.log KIT_VM_OUT=$$out \
 	scripts/vm --kernel debug --timeout 7200 -- \
 		env FAULTS="$(FAULTS)" KITFAULT_VERBOSE="$(KITFAULT_VERBOSE)" \
-		kit-run --faults $(DRIVERS)
+		kit-run --faults $(DRIVERS); \
+	rc=$$?; [ -d $$out ] || exit $$rc; \
+	$(LOCK) "coverage-$$release" "the coverage counts in build/$$release" \
+		"replacing the fault lane's"; \
+	rm -rf build/$$release/coverage/faults; \
+	mkdir -p build/$$release/coverage; \
+	mv $$out build/$$release/coverage/faults; exit $$rc
 
 clean:
 	rm -rf build
