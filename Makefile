@@ -47,8 +47,8 @@
 # debug, vm and grade take one kernel, 6.12 (arm64-6.12 on arm64); and
 # compile_commands.json one, 6.1.  DRIVERS picks the drivers that `make
 # check` tests (and narrows its build to their modules and the helpers'
-# self-test); JOBS how many VMs it runs at once (default: one per core;
-# JOBS=1 runs one after the other).  debug and vm take FORM (default
+# self-test); JOBS how many VMs it runs at once (default: one more than
+# the cores; JOBS=1 runs one after the other).  debug and vm take FORM (default
 # converted); debug's gdb stub is on port 1234, or PORT.
 #
 # KERNEL and KERNELS are one variable, and so are DRIVER and DRIVERS: either
@@ -148,16 +148,18 @@ all: modules tests
 # Modules build out of tree in build/RELEASE/DIR, a mirror of the source tree
 # made of symbolic links, so that each kernel has its own objects, and with
 # the kit's test hooks where a driver's tests need them (scripts/test-hooks:
-# tests/hooks/, which no template's own Kbuild builds).  The
-# kernels build side by side (modules-for builds one: K=).  A directory
-# whose sources, common/ and the kernel's symbols are as at its last plain
-# build (a checksum of their contents in .kit-built: not their times, which
-# a file put back with mv or cp -p keeps) is not handed to kbuild again;
-# one that changed is built afresh.  Each kernel's build holds a lock
-# (scripts/lib/lock.sh, in build/locks/) that scripts/vm shares while it
-# copies the modules into a guest: another make that builds them (make lint
-# builds them all again) waits, saying for what and whom, and a guest never
-# gets a module half built.
+# tests/hooks/, which no template's own Kbuild builds).  The kernels build
+# side by side (modules-for builds one: K=).  A directory whose sources,
+# common/ and the kernel's symbols are as at its last build (a checksum of
+# their contents in .kit-built: not their times, which a file put back with
+# mv or cp -p keeps) is not handed to kbuild again; one that changed is
+# built afresh.  make lint's build (KBUILD_ARGS: sparse and W=1) always
+# runs; it adds checks and changes no object, so it leaves the checksum
+# too, and a make check after it builds nothing again.  Each kernel's build
+# holds a lock (scripts/lib/lock.sh, in build/locks/) that scripts/vm shares
+# while it copies the modules into a guest: another make that builds them
+# (make lint builds them all again) waits, saying for what and whom, and a
+# guest never gets a module half built.
 modules:
 	@pids=; for k in $(KERNELS); do \
 		$(MAKE) modules-for K=$$k & pids="$$pids $$!"; \
@@ -201,7 +203,7 @@ modules-for:
 		hooks=$$(scripts/test-hooks $$m $$b/$$m); \
 		$(MAKE) -C $$kdir M=$$b/$$m $$kbuild $(NOBTF) $$gcov $(KBUILD_ARGS) \
 			$$hooks modules; \
-		[ -n "$(KBUILD_ARGS)" ] || echo "$$sum" >$$s; \
+		echo "$$sum" >$$s; \
 	done; \
 	for m in $(CONVERT_DIRS); do \
 		mkdir -p $$b/$$m; \
@@ -543,6 +545,7 @@ kernel-debug:
 # build/RELEASE/coverage/.  Without any, that lane runs first, for the
 # hand-written forms only.  make site marks the lines on the drivers' pages.
 coverage: KERNELS = debug
+coverage: SHELL := /bin/bash
 coverage:
 	@$(PREPARE)
 	@eval "$$(scripts/kernel debug)"; \
@@ -552,22 +555,34 @@ coverage:
 		FORMS="legacy converted" scripts/check >/dev/null || \
 			echo "coverage: the run had failures: build/check.ktap"; \
 	fi; \
+	$(LOCK) -s "coverage-$$release" \
+		"the coverage counts in build/$$release" "reading them"; \
 	scripts/coverage --json build/$$release/coverage.json \
 		build/$$release/coverage
 
 # The fault-injection lane alone (kit-run --faults, tests/kitfault.c) on the
 # debug kernel, for DRIVERS; FAULTS=ENTRY,... narrows it to some entry
 # points (kitfault DRIVER --list names them); KITFAULT_VERBOSE=1 logs each
-# injected failure's stack in build/RELEASE/vm/faults.log.
+# injected failure's stack in build/RELEASE/vm/faults.log.  Its coverage
+# counts replace the fault lane's in build/RELEASE/coverage/ when it ends,
+# under the lock that make check's copy takes (scripts/check), so that
+# neither reads or writes the other's half-copied.
 faults: KERNELS = debug
+faults: SHELL := /bin/bash
 faults:
 	@$(PREPARE)
 	@eval "$$(scripts/kernel debug)"; mkdir -p build/$$release/vm; \
-	KIT_VM_LOG=build/$$release/vm/faults.log \
-	KIT_VM_OUT=build/$$release/coverage/faults \
+	out=build/$$release/faults.$$$$; \
+	KIT_VM_LOG=build/$$release/vm/faults.log KIT_VM_OUT=$$out \
 	scripts/vm --kernel debug --timeout 7200 -- \
 		env FAULTS="$(FAULTS)" KITFAULT_VERBOSE="$(KITFAULT_VERBOSE)" \
-		kit-run --faults $(DRIVERS)
+		kit-run --faults $(DRIVERS); \
+	rc=$$?; [ -d $$out ] || exit $$rc; \
+	$(LOCK) "coverage-$$release" "the coverage counts in build/$$release" \
+		"replacing the fault lane's"; \
+	rm -rf build/$$release/coverage/faults; \
+	mkdir -p build/$$release/coverage; \
+	mv $$out build/$$release/coverage/faults; exit $$rc
 
 clean:
 	rm -rf build

@@ -20,8 +20,6 @@
  * copy of the template builds, knows nothing of them.
  */
 #include <linux/module.h>
-#include <linux/uaccess.h>
-#include <linux/wait.h>
 
 /* The driver's module_init() names the init that ours calls first. */
 #pragma push_macro("module_init")
@@ -30,40 +28,20 @@
 #include "kit_debugfs.c"
 #pragma pop_macro("module_init")
 
-#define KIT_HOLD_MAX		(20 * HZ)
+#include "test_hooks.h"
 
-static struct {
-	bool			held;		/* "hold" has the lock */
-	wait_queue_head_t	holdq;		/* "hold" waits for "release" */
-	struct mutex		files_lock;	/* one "recreate" at a time */
-} kit_hooks;
-
-static int kit_hold(struct kit_debugfs *kd)
-{
-	long left;
-
-	mutex_lock(&kd->lock);
-	WRITE_ONCE(kit_hooks.held, true);
-	left = wait_event_interruptible_timeout(kit_hooks.holdq,
-						!READ_ONCE(kit_hooks.held),
-						KIT_HOLD_MAX);
-	WRITE_ONCE(kit_hooks.held, false);
-	mutex_unlock(&kd->lock);
-	if (left < 0)
-		return -ERESTARTSYS;
-	return left ? 0 : -ETIMEDOUT;
-}
+static DEFINE_MUTEX(kit_files_lock);	/* one "recreate" at a time */
 
 static int kit_recreate_value(struct kit_debugfs *kd)
 {
 	struct dentry *file;
 
-	mutex_lock(&kit_hooks.files_lock);
+	mutex_lock(&kit_files_lock);
 	file = debugfs_lookup(kit_files[0].name, kd->dir);
 	debugfs_remove(file);	/* waits for its calls in flight */
 	dput(file);		/* debugfs_lookup()'s reference */
 	file = kit_create_file(kd, &kit_files[0]);
-	mutex_unlock(&kit_hooks.files_lock);
+	mutex_unlock(&kit_files_lock);
 	return PTR_ERR_OR_ZERO(file);
 }
 
@@ -74,22 +52,17 @@ static ssize_t kit_hooks_write(struct file *file, const char __user *buf,
 	char cmd[16];		/* "recreate\n" and a NUL, with room to spare */
 	int ret;
 
-	if (count >= sizeof(cmd))
-		return -EINVAL;
-	if (copy_from_user(cmd, buf, count))
-		return -EFAULT;
-	cmd[count] = '\0';
-	if (sysfs_streq(cmd, "release")) {
-		WRITE_ONCE(kit_hooks.held, false);
-		wake_up_interruptible(&kit_hooks.holdq);
-		ret = 0;
-	} else if (sysfs_streq(cmd, "hold")) {
-		ret = kit_hold(kd);
-	} else if (sysfs_streq(cmd, "recreate")) {
+	ret = kit_hooks_command(cmd, sizeof(cmd), buf, count);
+	if (ret)
+		return ret;
+	if (sysfs_streq(cmd, "release"))
+		kit_release();
+	else if (sysfs_streq(cmd, "hold"))
+		ret = kit_hold(&kd->lock);
+	else if (sysfs_streq(cmd, "recreate"))
 		ret = kit_recreate_value(kd);
-	} else {
+	else
 		ret = -EINVAL;
-	}
 	return ret ? ret : count;
 }
 
@@ -104,8 +77,7 @@ static int kit_test_hooks_add(struct kit_debugfs *kd)
 {
 	struct dentry *file;
 
-	init_waitqueue_head(&kit_hooks.holdq);
-	mutex_init(&kit_hooks.files_lock);
+	kit_hold_init();
 	file = debugfs_create_file("test-hooks", 0200, kd->dir, kd,
 				   &kit_hooks_fops);
 	return PTR_ERR_OR_ZERO(file);

@@ -16,7 +16,6 @@
  * copy of the template builds, knows nothing of them.
  */
 #include <linux/module.h>
-#include <linux/wait.h>
 
 /* The driver's module_init() names the init that ours calls first. */
 #pragma push_macro("module_init")
@@ -25,12 +24,7 @@
 #include "kit_procfs.c"
 #pragma pop_macro("module_init")
 
-#define KIT_HOLD_MAX		(20 * HZ)
-
-static struct {
-	bool			held;		/* "hold" has the lock */
-	wait_queue_head_t	holdq;		/* "hold" waits for "release" */
-} kit_hooks;
+#include "test_hooks.h"
 
 static int kit_hooks_open(struct inode *inode, struct file *file)
 {
@@ -43,30 +37,18 @@ static ssize_t kit_hooks_write(struct file *file, const char __user *buf,
 {
 	struct kit_procfs *kp = file->private_data;
 	char cmd[16];		/* "release\n" and a NUL, with room to spare */
-	long left;
+	int ret;
 
-	if (count >= sizeof(cmd))
-		return -EINVAL;
-	if (copy_from_user(cmd, buf, count))
-		return -EFAULT;
-	cmd[count] = '\0';
-	if (sysfs_streq(cmd, "release")) {
-		WRITE_ONCE(kit_hooks.held, false);
-		wake_up_interruptible(&kit_hooks.holdq);
-		return count;
-	}
-	if (!sysfs_streq(cmd, "hold"))
-		return -EINVAL;
-	mutex_lock(&kp->lock);
-	WRITE_ONCE(kit_hooks.held, true);
-	left = wait_event_interruptible_timeout(kit_hooks.holdq,
-						!READ_ONCE(kit_hooks.held),
-						KIT_HOLD_MAX);
-	WRITE_ONCE(kit_hooks.held, false);
-	mutex_unlock(&kp->lock);
-	if (left < 0)
-		return -ERESTARTSYS;
-	return left ? count : -ETIMEDOUT;
+	ret = kit_hooks_command(cmd, sizeof(cmd), buf, count);
+	if (ret)
+		return ret;
+	if (sysfs_streq(cmd, "release"))
+		kit_release();
+	else if (sysfs_streq(cmd, "hold"))
+		ret = kit_hold(&kp->lock);
+	else
+		ret = -EINVAL;
+	return ret ? ret : count;
 }
 
 static const struct proc_ops kit_hooks_ops = {
@@ -77,7 +59,7 @@ static const struct proc_ops kit_hooks_ops = {
 
 static int kit_test_hooks_add(struct kit_procfs *kp)
 {
-	init_waitqueue_head(&kit_hooks.holdq);
+	kit_hold_init();
 	if (!proc_create_data("test-hooks", 0200, kp->dir, &kit_hooks_ops, kp))
 		return -ENOMEM;
 	return 0;
