@@ -18,7 +18,8 @@
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
 #   make vm [KERNEL=k] [DRIVER=d FORM=f | LAB=n] [CMD=c]  a guest: shell, CMD
 #   make lab [LAB=n]      the labs; with LAB, write lab n's start into labs/n
-#   make grade LAB=n [KERNEL=k] [TEST=name] [JUNIT=file]  test labs/n, score
+#   make grade LAB=n [KERNEL=k] [STEP=k|TEST=name] [JUNIT=file]  test labs/n, score
+#   make hint LAB=n [STEP=k]  a hint: the step's idea; asked again, its API
 #   make grade-class LAB=n DIR=d [CSV=file]   grade d/*/ (students), a CSV
 #   make handout DIR=d [LAB="n..."]           a student's copy: no answers
 #   make doctest          run the examples in README, TUTORIAL and docs/
@@ -138,7 +139,7 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 export KERNELS DRIVERS JOBS
 
 .PHONY: all modules modules-for tests setup help check demo lint diff doctest doctest-update
-.PHONY: matrix bench debug vm lab grade grade-class handout
+.PHONY: matrix bench debug vm lab grade grade-class handout hint
 .PHONY: clean kernels clean-kernels kernel-debug coverage faults
 .PHONY: compile_commands.json site site-check
 .PHONY: convert convert-outputs convert-check convert-diff convert-survey
@@ -485,8 +486,11 @@ vm:
 # The labs (scripts/lab, TUTORIAL.md, docs/teachers.md): lab writes lab
 # LAB's start into labs/LAB/ (yours: git ignores it); grade builds it for
 # KERNEL (default 6.12), runs its driver's tests against it in a guest (or
-# TEST, a name or a comma-separated list), and scores it, in KTAP and, with
-# JUNIT, in a JUnit XML file too; its files go to build/labs/RELEASE/.
+# TEST, a name or a comma-separated list, or STEP, the tests of that step
+# of the lab's: tests/lab-steps), and scores it, in KTAP and, with JUNIT, in
+# a JUnit XML file too; its files go to build/labs/RELEASE/.  hint gives a
+# hint for the lab's first step not passed (or STEP): its idea, then asked
+# again its API (scripts/lab hint).
 # grade-class grades DIR/STUDENT/ for each student, one VM each, JOBS at a
 # time, into the gradebook CSV (default: in build/labs/RELEASE/class-LAB/,
 # CLASS.csv, CLASS being DIR's path); handout writes a student's copy of the
@@ -505,7 +509,11 @@ grade:
 	$(NEED_LAB)
 	@$(PREPARE)
 	@scripts/lab grade --kernel $(KERNEL) $(if $(TEST),--test $(TEST)) \
-		$(if $(JUNIT),--junit $(JUNIT)) $(LAB)
+		$(if $(STEP),--step $(STEP)) $(if $(JUNIT),--junit $(JUNIT)) $(LAB)
+
+hint:
+	$(NEED_LAB)
+	@scripts/lab hint $(if $(STEP),--step $(STEP)) $(LAB)
 
 grade-class: KERNELS = $(KERNEL)
 grade-class: DRIVERS = $(LAB_DRIVERS)
