@@ -11,16 +11,17 @@
  * It finds the first device with the ids vendor:product (default 0xfff0:
  * 0xfff0, the gadget's), whose interface 0 must be bound to kitskel, and
  * opens its node, as a user would: the open file holds the driver's data
- * (struct usb_skel) until it is closed, at unload, after the lock is let
+ * (struct usb_skel, by its kref) until it is closed, after the lock is let
  * go.  It takes that driver data as the skeleton's struct usb_skel, whose
  * first members it knows (struct kit_skel_head), and checks them against
  * the device.  A thread of its own takes the lock (a lock held on the way
  * back to user space is a bug) and holds it until the module is unloaded,
- * or for hold_ms at most, so that a test that fails meanwhile leaves no
- * task hung on it; the parameter held says whether it still holds it.  The
- * load returns once the lock is held.  It fails with -ENODEV without such
- * a device or driver, -EINVAL if its driver data is not laid out as
- * expected, or with the open's error.
+ * which closes the file, or for hold_ms at most, after which it closes
+ * the file itself, so that a test that fails meanwhile leaves no task hung
+ * on the lock, and kitskel free to unload; the parameter held says whether
+ * it still holds the lock.  The load returns once the lock is held.  It
+ * fails with -ENODEV without such a device or driver, -EINVAL if its
+ * driver data is not laid out as expected, or with the open's error.
  *
  * It is a probe for the tests, not a template to copy.
  */
@@ -93,7 +94,11 @@ static void kit_skelhold_sleep(long timeout)
 	__set_current_state(TASK_RUNNING);
 }
 
-/* Hold the lock until kthread_stop(), or hold_ms; then wait for it. */
+/*
+ * Hold the lock until kthread_stop(), or hold_ms; after hold_ms, close the
+ * file too (a close from here is done later, by a work item), and wait for
+ * kthread_stop().
+ */
 static int kit_skelhold_thread(void *unused)
 {
 	mutex_lock(kit_skelhold_lock);
@@ -102,6 +107,11 @@ static int kit_skelhold_thread(void *unused)
 	kit_skelhold_sleep(msecs_to_jiffies(hold_ms));
 	WRITE_ONCE(held, 0);
 	mutex_unlock(kit_skelhold_lock);
+	/* The lock is let go: the driver data may go with the file. */
+	if (!kthread_should_stop()) {
+		filp_close(kit_skelhold_file, NULL);
+		kit_skelhold_file = NULL;
+	}
 	kit_skelhold_sleep(MAX_SCHEDULE_TIMEOUT);
 	return 0;
 }
@@ -176,8 +186,9 @@ out:
 static void __exit kit_skelhold_exit(void)
 {
 	kthread_stop(kit_skelhold_task);
-	/* The lock is let go: the driver data may go with the file. */
-	filp_close(kit_skelhold_file, NULL);
+	/* Closed by the time rmmod returns: the test's close may be the last. */
+	if (kit_skelhold_file)
+		filp_close(kit_skelhold_file, NULL);
 	pr_info("io_mutex let go\n");
 }
 

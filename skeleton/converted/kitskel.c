@@ -1045,18 +1045,19 @@ static int skel_suspend(struct usb_interface *intf, pm_message_t message)
 {
 	struct usb_skel *dev = usb_get_intfdata(intf);
 
-	if (!dev)
-		return 0;
-	cancel_work_sync(&dev->read_work);
-	mutex_lock(&dev->io_mutex);
-	skel_draw_down(dev);
-	mutex_unlock(&dev->io_mutex);
-	/*
-	 * Clear a halt before the system sleeps.  No autosuspend comes while
-	 * skel_halt_work() is queued: it holds the device awake.
-	 */
-	if (!PMSG_IS_AUTO(message))
-		flush_work(&dev->halt_work);
+	if (dev) {
+		cancel_work_sync(&dev->read_work);
+		mutex_lock(&dev->io_mutex);
+		skel_draw_down(dev);
+		mutex_unlock(&dev->io_mutex);
+		/*
+		 * Clear a halt before the system sleeps.  No autosuspend
+		 * comes while skel_halt_work() is queued: it holds the
+		 * device awake.
+		 */
+		if (!PMSG_IS_AUTO(message))
+			flush_work(&dev->halt_work);
+	}
 	return 0;
 }
 
