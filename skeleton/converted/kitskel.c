@@ -102,10 +102,10 @@ MODULE_DEVICE_TABLE(usb, skel_table);
  *   early), and around the list of open files, whose writes suspend, reset
  *   and disconnect() stop.  Also held from pre_reset() to post_reset(),
  *   and around clearing a halt, which stop writes meanwhile (io_stopped):
- *   writers and poll() don't wait for it.  Nobody waits for data holding
- *   it, unlike in usb-skeleton.c, whose reader waits under io_mutex: there
- *   a writer (whose data may be what the reader waits for) and disconnect()
- *   wait for the reader.
+ *   writers wait on bulk_out_wait instead, as poll() says.  Nobody waits
+ *   for data holding it, unlike in usb-skeleton.c, whose reader waits
+ *   under io_mutex: there a writer (whose data may be what the reader
+ *   waits for) and disconnect() wait for the reader.
  * - err_lock: a spinlock, for what the completion handlers write (the read
  *   URB's error, ongoing_read and bulk_in_filled; each file's write error;
  *   a halted endpoint), the rest of the read state that poll() reads,
@@ -119,7 +119,7 @@ struct usb_skel {
 	bool			disconnected;	/* disconnect() was called */
 	spinlock_t		err_lock;	/* see above */
 	struct list_head	files;		/* the open files' skel_file */
-	bool			io_stopped;	/* a reset or a halt holds I/O */
+	bool			io_stopped;	/* writes stop: a reset, a halt */
 
 	/* Reading: one URB, one buffer of a packet's size. */
 	struct mutex		read_mutex;	/* one reader at a time */
