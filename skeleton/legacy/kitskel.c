@@ -269,7 +269,8 @@ static void skel_halt_work(struct work_struct *work)
 		dev->bulk_in_halted = false;
 	if (out)
 		dev->bulk_out_halted = false;
-	dev->io_stopped = false;
+	/* A stall since our look queued us again: writes wait for that run. */
+	dev->io_stopped = dev->bulk_in_halted || dev->bulk_out_halted;
 	spin_unlock_irq(&dev->err_lock);
 	mutex_unlock(&dev->io_mutex);
 	/* The reference skel_queue_halt_work() took for us. */
@@ -794,8 +795,6 @@ static ssize_t skel_write(struct file *file, const char __user *user_buffer,
 	 * Who holds io_mutex for long (a reset, skel_halt_work()) stops
 	 * writes first (io_stopped), so here it is held only briefly, and a
 	 * non-blocking writer waits for it too: poll() said there was room.
-	 * IOCB_NOWAIT only tries it: -EAGAIN for that moment (its holder's
-	 * end wakes nobody; a poll() that follows says writable).
 	 */
 	rv = skel_lock(&dev->io_mutex, false);
 	if (rv)
