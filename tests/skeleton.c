@@ -25,11 +25,13 @@
 
 #include <fcntl.h>
 #include <glob.h>
+#include <linux/userfaultfd.h>
 #include <linux/usbdevice_fs.h>
 #include <poll.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -331,6 +333,7 @@ struct reader {
 	int fd;
 	size_t len;
 	unsigned char buf[4096];
+	void *to;		/* where it reads to: buf, or another place */
 	ssize_t ret;
 	int err;
 	pid_t tid;
@@ -342,16 +345,17 @@ static void *reader_fn(void *arg)
 	struct reader *r = arg;
 
 	r->tid = gettid();
-	r->ret = read(r->fd, r->buf, r->len);
+	r->ret = read(r->fd, r->to, r->len);
 	r->err = errno;
 	return NULL;
 }
 
-static void start_reader(struct reader *r, int fd, size_t len)
+static void start_reader_to(struct reader *r, int fd, void *to, size_t len)
 {
 	int err;
 
 	r->fd = fd;
+	r->to = to;
 	r->len = len;
 	r->tid = 0;
 	err = pthread_create(&r->id, NULL, reader_fn, r);
@@ -360,6 +364,50 @@ static void start_reader(struct reader *r, int fd, size_t len)
 	while (!__atomic_load_n(&r->tid, __ATOMIC_SEQ_CST))
 		sleep_ms(1);
 	kit_wait_blocked(r->tid, SYS_read);
+}
+
+static void start_reader(struct reader *r, int fd, size_t len)
+{
+	start_reader_to(r, fd, r->buf, len);
+}
+
+/*
+ * A page whose first touch waits until the test lets it go (userfaultfd):
+ * a read() into it waits in the driver, in its copy to the user.
+ */
+struct held_page {
+	int uffd;
+	unsigned char *page;
+	size_t size;
+};
+
+static void hold_page(struct held_page *h)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	h->size = sysconf(_SC_PAGESIZE);
+	h->uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (h->uffd < 0)
+		KIT_SKIP("no userfaultfd (CONFIG_USERFAULTFD): %s",
+			 strerror(errno));
+	KIT_ASSERT_OK(ioctl(h->uffd, UFFDIO_API, &api));
+	h->page = mmap(NULL, h->size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KIT_ASSERT(h->page != MAP_FAILED);
+	reg.range.start = (unsigned long)h->page;
+	reg.range.len = h->size;
+	KIT_ASSERT_OK(ioctl(h->uffd, UFFDIO_REGISTER, &reg));
+}
+
+/* Map the page (zeroed): the access that waited goes on. */
+static void let_go_page(struct held_page *h)
+{
+	struct uffdio_zeropage z = {
+		.range = { (unsigned long)h->page, h->size },
+	};
+
+	KIT_ASSERT_OK(ioctl(h->uffd, UFFDIO_ZEROPAGE, &z));
 }
 
 /*
@@ -1333,6 +1381,44 @@ KIT_TEST(nowait_on_a_halt_ends)
 }
 
 /*
+ * While a reader holds read_mutex, a non-blocking read says EAGAIN (it
+ * only tries the lock): poll() agrees, not readable, even with data in the
+ * buffer, and the reader's end wakes the poller.  The reader waits here in
+ * its copy to the user, data in hand, for as long as the test needs: it
+ * reads into a page that userfaultfd holds.
+ */
+KIT_TEST(poll_while_a_reader_holds_read_mutex)
+{
+	unsigned char out[100], in[100];
+	int fd = skel_open(0);
+	struct held_page h;
+	struct reader r;
+	struct poller p;
+
+	fill(out, sizeof(out), 46);
+	KIT_ASSERT_EQ(write(fd, out, sizeof(out)), sizeof(out));
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	hold_page(&h);
+	start_reader_to(&r, fd, h.page, 10);
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, 0), 0);
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(kit_form_converted() ? SYS_preadv2 :
+				     SYS_read,
+				     nowait_io(fd, in, sizeof(in), 0)),
+			 EAGAIN);
+	start_poller(&p, fd, POLLIN);
+	let_go_page(&h);
+	pthread_join(r.id, NULL);
+	KIT_ASSERT_EQ(r.ret, 10);
+	KIT_ASSERT_EQ(join_poller(&p), POLLIN);
+	check(h.page, out, 10, "read into the held page");
+	KIT_ASSERT_EQ(read(fd, in, sizeof(in)), sizeof(out) - 10);
+	check(in, out + 10, sizeof(out) - 10, "the rest");
+	munmap(h.page, h.size);
+	close(h.uffd);
+	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
  * A non-blocking read with a stall to report reports it at once, even
  * while a reset holds io_mutex (for a second here: a write in flight that
  * can't reach the device).
@@ -1504,48 +1590,54 @@ KIT_TEST(poll_during_a_reset)
 }
 
 /*
- * A non-blocking write that poll() says has room waits for io_mutex, which
- * a reset holds for a while, rather than failing with EAGAIN: a writer
- * polling for POLLOUT would otherwise spin through poll() and EAGAIN for
- * as long as the reset takes.  (A read that would have to start the read
- * URB has nothing to read yet: poll() says so, and it says EAGAIN.)
+ * Writes stop while a reset holds io_mutex (here for a second, while a
+ * write in flight can't reach the device), and poll() agrees: not
+ * writable, and a write that may not wait says EAGAIN.  A poll() that said
+ * writable, followed by EAGAIN (or by a wait for the lock), would make a
+ * poll() and RWF_NOWAIT loop spin for as long as the reset takes.  The end
+ * of the reset wakes the poller.  (A read that would have to start the
+ * read URB has nothing to read yet: poll() says so, and it says EAGAIN.)
  */
-KIT_TEST(nonblock_write_during_a_reset)
+KIT_TEST(nowait_write_during_a_reset)
 {
 	static unsigned char out[GADGET_QLEN * 1024 + MAX_TRANSFER];
 	unsigned char mine[100], in[100];
 	int fd = skel_open(0), fd2;
 	struct resetter r;
+	struct poller p;
 
 	read_urb_idle(fd);
 	fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
 	stuck_writes(fd2, out, 21);
 	start_reset(&r);
-	KIT_ASSERT_EQ(poll1(fd, POLLOUT, 0), POLLOUT);
-	set_nonblock(fd, 1);
+	KIT_ASSERT_EQ(poll1(fd, POLLOUT, 0), 0);
 	fill(mine, sizeof(mine), 22);
-	KIT_ASSERT_EQ(write(fd, mine, sizeof(mine)), sizeof(mine));
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(kit_form_converted() ? SYS_pwritev2 :
+				     SYS_write,
+				     nowait_io(fd, mine, sizeof(mine), 1)),
+			 EAGAIN);
+	start_poller(&p, fd, POLLOUT);
+	KIT_ASSERT(reset_draining(&r));		/* all that during the reset */
 	join_reset(&r);
-	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EPIPE);	/* the reset */
+	KIT_ASSERT_EQ(join_poller(&p), POLLERR | POLLOUT);
+	KIT_ASSERT_ERRNO(write(fd, mine, sizeof(mine)), EPIPE); /* the reset */
+	KIT_ASSERT_EQ(nowait_io(fd, mine, sizeof(mine), 1), sizeof(mine));
 	KIT_ASSERT_ERRNO(close(fd2), EPIPE);
-	set_nonblock(fd, 0);
 	read_all(fd, in, sizeof(in), sizeof(in));
-	check(in, mine, sizeof(mine), "written during the reset");
+	check(in, mine, sizeof(mine), "written after the reset");
 	KIT_ASSERT_EQ(close(fd), 0);
 }
 
 /*
- * With no file open the USB core may suspend the device (suspend() draws
- * down the read URB left running); an open wakes it up (resume()).
+ * With no file open, nor anything else holding the device awake, the USB
+ * core suspends it at once (autosuspend_delay_ms 0) and keeps it so: wait
+ * for that, 5 s at most.  Skips without runtime PM (CONFIG_PM).
  */
-KIT_TEST(autosuspend_and_resume)
+static void expect_autosuspend(void)
 {
 	char control[300], delay[300], old_control[16], old_delay[16];
 	char status[300], buf[32];
-	int fd = skel_open(0), i;
-
-	echo(fd, 512, 512, 4096);	/* the close stops the read URB */
-	KIT_ASSERT_EQ(close(fd), 0);
+	int i;
 
 	snprintf(control, sizeof(control), "%s/power/control", usbdir);
 	snprintf(delay, sizeof(delay), "%s/power/autosuspend_delay_ms", usbdir);
@@ -1567,12 +1659,69 @@ KIT_TEST(autosuspend_and_resume)
 	write_sysfs(control, old_control);
 	if (strcmp(buf, "suspended"))
 		kit_fail("runtime_status is still %s", buf);
+}
 
+/*
+ * With no file open the USB core may suspend the device (suspend() draws
+ * down the read URB left running); an open wakes it up (resume()).
+ */
+KIT_TEST(autosuspend_and_resume)
+{
+	char status[300], buf[32];
+	int fd = skel_open(0);
+
+	echo(fd, 512, 512, 4096);	/* the close stops the read URB */
+	KIT_ASSERT_EQ(close(fd), 0);
+	expect_autosuspend();
+
+	snprintf(status, sizeof(status), "%s/power/runtime_status", usbdir);
 	fd = skel_open(0);
 	KIT_ASSERT_OK(read_sysfs(status, buf, sizeof(buf)));
 	KIT_ASSERT(!strcmp(buf, "active"));
 	echo(fd, 4096, 4096, 4096);
 	KIT_ASSERT_EQ(close(fd), 0);
+}
+
+/*
+ * A stall is cleared by skel_halt_work(), which holds io_mutex meanwhile
+ * (around a control transfer, which a device may take long to answer):
+ * writes stop from the stall to the work's end, and poll() agrees, as
+ * during a reset.  kit_skelhold holds the lock here, for as long as the
+ * test needs, and the work waits for it; the stall is bulk-in's, so that
+ * bulk-out itself is fine.  The work holds the device awake until it ends,
+ * and then lets it sleep: with no file open, it autosuspends.
+ */
+KIT_TEST(nowait_write_while_a_halt_is_cleared)
+{
+	unsigned char out[100], in[4096];
+	int fd = skel_open(0);
+	struct poller p;
+
+	read_urb_idle(fd);
+	set_nonblock(fd, 1);
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EAGAIN);	/* URB started */
+	set_nonblock(fd, 0);
+	hold_io_mutex();
+	usb_halt(0x81);
+	/* The read URB stalled (a read says EPIPE): the work is queued. */
+	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
+	KIT_ASSERT_EQ(poll1(fd, POLLOUT, 0), 0);
+	fill(out, sizeof(out), 44);
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(kit_form_converted() ? SYS_pwritev2 :
+				     SYS_write,
+				     nowait_io(fd, out, sizeof(out), 1)),
+			 EAGAIN);
+	start_poller(&p, fd, POLLOUT);
+	let_go_io_mutex();
+	KIT_ASSERT_EQ(join_poller(&p), POLLOUT);
+	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EPIPE);
+	KIT_ASSERT_EQ(nowait_io(fd, out, sizeof(out), 1), sizeof(out));
+	read_all(fd, in, sizeof(out), sizeof(in));
+	check(in, out, sizeof(out), "after the stall");
+	expect_nothing(fd);
+	KIT_ASSERT_EQ(close(fd), 0);
+	expect_autosuspend();
+	echo_test(512);		/* and wakes up */
 }
 
 /* ---- close ---- */

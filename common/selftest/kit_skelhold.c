@@ -9,16 +9,19 @@
  *	insmod kit_skelhold.ko		(rmmod lets the lock go)
  *
  * It finds the first device with the ids vendor:product (default 0xfff0:
- * 0xfff0, the gadget's), takes the driver data of its interface 0 as the
- * skeleton's struct usb_skel, whose first members it knows (struct
- * kit_skel_head), and checks them against the device.  A thread of its
- * own takes the lock (a lock held on the way back to user space is a bug)
- * and holds it until the module is unloaded, or for hold_ms at most, so
- * that a test that fails meanwhile leaves no task hung on it; the
- * parameter held says whether it still holds it.  The load returns once
- * the lock is held.  It fails with -ENODEV without such a device, -EINVAL
- * if its driver data is not laid out as expected.  Meanwhile disconnect()
- * waits for the lock, so the device's data stays.
+ * 0xfff0, the gadget's), whose interface 0 must be bound to kitskel, and
+ * opens its node, as a user would: the open file holds the driver's data
+ * (struct usb_skel, by its kref) until it is closed, after the lock is let
+ * go.  It takes that driver data as the skeleton's struct usb_skel, whose
+ * first members it knows (struct kit_skel_head), and checks them against
+ * the device.  A thread of its own takes the lock (a lock held on the way
+ * back to user space is a bug) and holds it until the module is unloaded,
+ * which closes the file, or for hold_ms at most, after which it closes
+ * the file itself, so that a test that fails meanwhile leaves no task hung
+ * on the lock, and kitskel free to unload; the parameter held says whether
+ * it still holds the lock.  The load returns once the lock is held.  It
+ * fails with -ENODEV without such a device or driver, -EINVAL if its
+ * driver data is not laid out as expected, or with the open's error.
  *
  * It is a probe for the tests, not a template to copy.
  */
@@ -26,12 +29,15 @@
 
 #include <linux/completion.h>
 #include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/kref.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/usb.h>
 
 static ushort vendor = 0xfff0;
@@ -60,6 +66,7 @@ struct kit_skel_head {
 
 static struct usb_device_id kit_skelhold_id;	/* vendor:product */
 static struct mutex *kit_skelhold_lock;		/* the one held */
+static struct file *kit_skelhold_file;		/* holds the driver data */
 static DECLARE_COMPLETION(kit_skelhold_held);
 static struct task_struct *kit_skelhold_task;
 
@@ -87,7 +94,11 @@ static void kit_skelhold_sleep(long timeout)
 	__set_current_state(TASK_RUNNING);
 }
 
-/* Hold the lock until kthread_stop(), or hold_ms; then wait for it. */
+/*
+ * Hold the lock until kthread_stop(), or hold_ms; after hold_ms, close the
+ * file too (a close from here is done later, by a work item), and wait for
+ * kthread_stop().
+ */
 static int kit_skelhold_thread(void *unused)
 {
 	mutex_lock(kit_skelhold_lock);
@@ -96,8 +107,27 @@ static int kit_skelhold_thread(void *unused)
 	kit_skelhold_sleep(msecs_to_jiffies(hold_ms));
 	WRITE_ONCE(held, 0);
 	mutex_unlock(kit_skelhold_lock);
+	/* The lock is let go: the driver data may go with the file. */
+	if (!kthread_should_stop()) {
+		filp_close(kit_skelhold_file, NULL);
+		kit_skelhold_file = NULL;
+	}
 	kit_skelhold_sleep(MAX_SCHEDULE_TIMEOUT);
 	return 0;
+}
+
+/* The node of kitskel's interface, "/dev/skel0": NULL if not bound. */
+static char *kit_skelhold_node(struct usb_interface *intf)
+{
+	char *node = NULL;
+
+	device_lock(&intf->dev);	/* no unbind meanwhile */
+	if (intf->dev.driver && !strcmp(intf->dev.driver->name, "kitskel") &&
+	    intf->usb_dev)
+		node = kasprintf(GFP_KERNEL, "/dev/%s",
+				 dev_name(intf->usb_dev));
+	device_unlock(&intf->dev);
+	return node;
 }
 
 static int __init kit_skelhold_init(void)
@@ -105,6 +135,7 @@ static int __init kit_skelhold_init(void)
 	struct usb_device *udev = NULL;
 	struct usb_interface *intf;
 	struct kit_skel_head *head;
+	char *node;
 	int ret = 0;
 
 	kit_skelhold_id = (struct usb_device_id){ USB_DEVICE(vendor, product) };
@@ -114,6 +145,18 @@ static int __init kit_skelhold_init(void)
 		return -ENODEV;
 	}
 	intf = usb_ifnum_to_if(udev, 0);
+	node = kit_skelhold_node(intf);
+	if (!node) {
+		pr_err("%s: not bound to kitskel\n", dev_name(&intf->dev));
+		usb_put_dev(udev);
+		return -ENODEV;
+	}
+	kit_skelhold_file = filp_open(node, O_RDWR, 0);
+	kfree(node);
+	if (IS_ERR(kit_skelhold_file)) {
+		usb_put_dev(udev);
+		return PTR_ERR(kit_skelhold_file);
+	}
 	/* The driver can't be unbound meanwhile: its driver data stays. */
 	device_lock(&intf->dev);
 	head = usb_get_intfdata(intf);
@@ -135,12 +178,17 @@ static int __init kit_skelhold_init(void)
 out:
 	device_unlock(&intf->dev);
 	usb_put_dev(udev);
+	if (ret)
+		filp_close(kit_skelhold_file, NULL);
 	return ret;
 }
 
 static void __exit kit_skelhold_exit(void)
 {
 	kthread_stop(kit_skelhold_task);
+	/* Closed by the time rmmod returns: the test's close may be the last. */
+	if (kit_skelhold_file)
+		filp_close(kit_skelhold_file, NULL);
 	pr_info("io_mutex let go\n");
 }
 

@@ -98,14 +98,15 @@ MODULE_DEVICE_TABLE(usb, skel_table);
  *   them all (read and write also peek at the flag without it, to fail
  *   early), and around the list of open files, whose writes suspend, reset
  *   and disconnect() stop.  Also held from pre_reset() to post_reset(),
- *   and around clearing a halt.  Nobody waits for data holding it, unlike
- *   in usb-skeleton.c, whose reader waits under io_mutex: there a writer
- *   (whose data may be what the reader waits for) and disconnect() wait for
- *   the reader.
+ *   and around clearing a halt, which stop writes meanwhile (io_stopped):
+ *   writers wait on bulk_out_wait instead, as poll() says.  Nobody waits
+ *   for data holding it, unlike in usb-skeleton.c, whose reader waits
+ *   under io_mutex: there a writer (whose data may be what the reader
+ *   waits for) and disconnect() wait for the reader.
  * - err_lock: a spinlock, for what the completion handlers write (the read
  *   URB's error, ongoing_read and bulk_in_filled; each file's write error;
- *   a halted endpoint), the rest of the read state that poll() reads, and
- *   each file's reset flag.
+ *   a halted endpoint), the rest of the read state that poll() reads,
+ *   io_stopped, and each file's reset flag.
  */
 struct usb_skel {
 	struct usb_device	*udev;		/* the device, held until freed */
@@ -115,6 +116,7 @@ struct usb_skel {
 	bool			disconnected;	/* disconnect() was called */
 	spinlock_t		err_lock;	/* see above */
 	struct list_head	files;		/* the open files' skel_file */
+	bool			io_stopped;	/* writes stop: a reset, a halt */
 
 	/* Reading: one URB, one buffer of a packet's size. */
 	struct mutex		read_mutex;	/* one reader at a time */
@@ -233,18 +235,16 @@ static void skel_clear_halt(struct usb_skel *dev, unsigned int pipe)
  * that sees the stall can't clear it (usb_clear_halt() sleeps), so it
  * leaves it to this work item, as usbnet does.  Meanwhile the calls that
  * would use the endpoint wait, or say -EAGAIN, and poll() says "not ready";
- * the end of this work wakes them all.  A halt it could not clear is
- * forgotten too: the next transfer stalls again, and comes back here.
+ * so do writes, which would wait for io_mutex, held here (io_stopped).  The
+ * end of this work wakes them all.  A halt it could not clear is forgotten
+ * too: the next transfer stalls again, and comes back here.
  */
 static void skel_halt_work(struct work_struct *work)
 {
 	struct usb_skel *dev = container_of(work, struct usb_skel, halt_work);
 	struct skel_file *sf;
 	bool in, out;
-	int awake;
 
-	/* The last file may be closed: wake the device, before io_mutex. */
-	awake = !usb_autopm_get_interface(dev->interface);
 	mutex_lock(&dev->io_mutex);
 	spin_lock_irq(&dev->err_lock);
 	in = dev->bulk_in_halted;
@@ -269,12 +269,30 @@ static void skel_halt_work(struct work_struct *work)
 		dev->bulk_in_halted = false;
 	if (out)
 		dev->bulk_out_halted = false;
+	/* A stall since our look queued us again: writes wait for that run. */
+	dev->io_stopped = dev->bulk_in_halted || dev->bulk_out_halted;
 	spin_unlock_irq(&dev->err_lock);
 	mutex_unlock(&dev->io_mutex);
-	if (awake)
-		usb_autopm_put_interface(dev->interface);
+	/* The reference skel_queue_halt_work() took for us. */
+	usb_autopm_put_interface(dev->interface);
 	wake_up_interruptible(&dev->bulk_in_wait);
 	wake_up_interruptible(&dev->bulk_out_wait);
+}
+
+/*
+ * From a completion handler that saw a stall, under err_lock.  Writes stop
+ * until skel_halt_work() ends.  The work holds the device awake from now
+ * on (the last file may close first) and lets it go; disconnect() drops
+ * the reference for a work it cancels.  (Taken before the work is queued,
+ * which may run at once, and dropped if it was queued already.)
+ */
+static void skel_queue_halt_work(struct usb_skel *dev)
+{
+	lockdep_assert_held(&dev->err_lock);
+	dev->io_stopped = true;
+	usb_autopm_get_interface_no_resume(dev->interface);
+	if (!schedule_work(&dev->halt_work))
+		usb_autopm_put_interface_no_suspend(dev->interface);
 }
 
 /* Unlinked (-ENOENT, -ECONNRESET) or device gone: nothing worth logging. */
@@ -357,6 +375,12 @@ static int skel_release(struct inode *inode, struct file *file)
 	struct usb_skel *dev = sf->dev;
 
 	mutex_lock(&dev->io_mutex);
+	/*
+	 * flush() waited for them, unless io_uring wrote after the close():
+	 * kill them while disconnect(), which kills the writes of the files
+	 * on the list, would still find them.
+	 */
+	usb_kill_anchored_urbs(&sf->submitted);
 	list_del(&sf->node);
 	if (list_empty(&dev->files)) {
 		/* No reader can be in read() or poll(): no file is open. */
@@ -368,8 +392,6 @@ static int skel_release(struct inode *inode, struct file *file)
 		spin_unlock_irq(&dev->err_lock);
 	}
 	mutex_unlock(&dev->io_mutex);
-	/* flush() waited for them, unless io_uring wrote after the close(). */
-	usb_kill_anchored_urbs(&sf->submitted);
 	kfree(sf);
 
 	usb_autopm_put_interface(dev->interface);
@@ -416,7 +438,7 @@ static void skel_read_bulk_callback(struct urb *urb)
 		dev->read_error = status;
 	if (status == -EPIPE) {
 		dev->bulk_in_halted = true;
-		schedule_work(&dev->halt_work);
+		skel_queue_halt_work(dev);
 	}
 	dev->bulk_in_filled = urb->actual_length;
 	dev->ongoing_read = false;
@@ -635,7 +657,7 @@ static ssize_t skel_read(struct file *file, char __user *buffer, size_t count,
 		skel_start_read(dev, nonblock);
 out:
 	mutex_unlock(&dev->read_mutex);
-	/* Pollers look again: skel_read_work() may have found read_mutex. */
+	/* Pollers look again: none saw data while we held read_mutex. */
 	wake_up_interruptible(&dev->bulk_in_wait);
 	return rv;
 }
@@ -643,13 +665,23 @@ out:
 /* LAB END */
 
 /*
+ * Whether writes may go: bulk-out is not halted, and I/O is not stopped (a
+ * reset, or skel_halt_work(), holds io_mutex, which a write would wait for
+ * as long).  poll() and the write both ask, so that they agree.
+ */
+static bool skel_writable(struct usb_skel *dev)
+{
+	return !READ_ONCE(dev->bulk_out_halted) && !READ_ONCE(dev->io_stopped);
+}
+
+/*
  * A write slot, one of SKEL_WRITES_IN_FLIGHT, or false if none is free or
- * bulk-out is halted.  (A write that stalls meanwhile finds this write
+ * writes may not go.  (A write that stalls meanwhile finds this write
  * queued behind it: skel_halt_work() kills it, with an error for its file.)
  */
 static bool skel_get_write_slot(struct usb_skel *dev)
 {
-	if (READ_ONCE(dev->bulk_out_halted))
+	if (!skel_writable(dev))
 		return false;
 	return atomic_add_unless(&dev->writes_in_flight, 1,
 				 SKEL_WRITES_IN_FLIGHT);
@@ -682,7 +714,7 @@ static void skel_write_bulk_callback(struct urb *urb)
 		sf->errors = status;
 		if (status == -EPIPE) {
 			dev->bulk_out_halted = true;
-			schedule_work(&dev->halt_work);
+			skel_queue_halt_work(dev);
 		}
 		spin_unlock_irqrestore(&dev->err_lock, flags);
 	}
@@ -727,7 +759,8 @@ static ssize_t skel_write(struct file *file, const char __user *user_buffer,
 
 	/*
 	 * -EAGAIN until a write's completion frees a slot, or the end of
-	 * skel_halt_work() clears a halt: each wakes bulk_out_wait.
+	 * skel_halt_work() or of a reset (skel_post_reset()) lets writes go:
+	 * each wakes bulk_out_wait.
 	 */
 	if (!skel_get_write_slot(dev)) {
 		if (nonblock)
@@ -759,11 +792,9 @@ static ssize_t skel_write(struct file *file, const char __user *user_buffer,
 
 	/*
 	 * No URB may be submitted once disconnect() has killed them all.
-	 * io_mutex is held only briefly (or for a reset), so a non-blocking
-	 * writer waits for it too: poll() said there was room.  IOCB_NOWAIT
-	 * only tries it: -EAGAIN while poll() still says writable, for as
-	 * long as the holder keeps it (briefly, or a reset, whose end wakes
-	 * bulk_out_wait).
+	 * Who holds io_mutex for long (a reset, skel_halt_work()) stops
+	 * writes first (io_stopped), so here it is held only briefly, and a
+	 * non-blocking writer waits for it too: poll() said there was room.
 	 */
 	rv = skel_lock(&dev->io_mutex, false);
 	if (rv)
@@ -798,17 +829,22 @@ error_put:
 
 /*
  * Readable when the read URB is idle with data in its buffer or an error to
- * report: a read then won't wait.  Else "not readable", which a wake-up
- * ends: the URB's completion while it is in flight; the end of
- * skel_halt_work() while its endpoint is halted; and when it is idle and
- * empty, the end of skel_read_work(), queued here to start it.  (poll()
- * can't wait for read_mutex and io_mutex to start it itself, nor give up
- * when they are taken: their holders needn't wake anyone.)
+ * report, and no reader holds read_mutex: a read then won't wait.  Else
+ * "not readable", which a wake-up ends: the end of the reader who holds
+ * read_mutex (skel_read_iter()'s or skel_read_work()'s); the URB's
+ * completion while it is in flight; the end of skel_halt_work() while its
+ * endpoint is halted; and when it is idle and empty, the end of
+ * skel_read_work(), queued here to start it.  (poll() can't wait for
+ * io_mutex to start it itself, nor give up when it is taken: its holders
+ * needn't wake anyone.)
  */
 static __poll_t skel_poll_in(struct usb_skel *dev)
 {
 	__poll_t mask = 0;
 
+	/* A non-blocking read would say -EAGAIN, only trying read_mutex. */
+	if (mutex_is_locked(&dev->read_mutex))
+		return 0;
 	spin_lock_irq(&dev->err_lock);
 	if (!dev->ongoing_read &&
 	    (dev->bulk_in_copied < dev->bulk_in_filled || dev->read_error))
@@ -823,10 +859,10 @@ static __poll_t skel_poll_in(struct usb_skel *dev)
 /*
  * poll() only reads the state, and never sleeps; each "not ready" it says
  * is ended by a wake-up (see skel_poll_in()).  Writable while a write slot
- * is free (counted, not taken) and bulk-out is not halted: else a write's
- * completion, or the end of skel_halt_work(), wakes us.  A reset not yet
- * reported to this file: EPOLLERR (the next call says -EPIPE).  Gone:
- * EPOLLERR | EPOLLHUP.
+ * is free (counted, not taken) and writes may go (skel_writable()): else a
+ * write's completion, or the end of skel_halt_work() or of a reset, wakes
+ * us.  A reset not yet reported to this file: EPOLLERR (the next call says
+ * -EPIPE).  Gone: EPOLLERR | EPOLLHUP.
  */
 static __poll_t skel_poll(struct file *file, poll_table *wait)
 {
@@ -843,7 +879,7 @@ static __poll_t skel_poll(struct file *file, poll_table *wait)
 		mask |= EPOLLERR;
 	if (poll_requested_events(wait) & (EPOLLIN | EPOLLRDNORM))
 		mask |= skel_poll_in(dev);
-	if (!READ_ONCE(dev->bulk_out_halted) &&
+	if (skel_writable(dev) &&
 	    atomic_read(&dev->writes_in_flight) < SKEL_WRITES_IN_FLIGHT)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	return mask;
@@ -967,7 +1003,9 @@ static void skel_disconnect(struct usb_interface *interface)
 	usb_kill_urb(dev->bulk_in_urb);
 	/* Nothing queues them now: no URB is left, and poll() sees the flag. */
 	cancel_work_sync(&dev->read_work);
-	cancel_work_sync(&dev->halt_work);
+	/* A halt_work that never ran leaves us its reference to drop. */
+	if (cancel_work_sync(&dev->halt_work))
+		usb_autopm_put_interface(interface);
 	/*
 	 * No halt is left to clear either.  Wake the calls that waited for
 	 * one, and pollers, who may be waiting for no URB at all.
@@ -975,6 +1013,7 @@ static void skel_disconnect(struct usb_interface *interface)
 	spin_lock_irq(&dev->err_lock);
 	dev->bulk_in_halted = false;
 	dev->bulk_out_halted = false;
+	dev->io_stopped = false;
 	spin_unlock_irq(&dev->err_lock);
 	wake_up_interruptible(&dev->bulk_in_wait);
 	wake_up_interruptible(&dev->bulk_out_wait);
@@ -984,11 +1023,12 @@ static void skel_disconnect(struct usb_interface *interface)
 }
 
 /*
- * Power management.  The USB core suspends the device once no file holds it
- * awake (usb_autopm_get_interface() in open) or when the system sleeps.  A
- * read URB killed here ends no read: the next read starts it again, and
- * pollers, woken at resume, queue skel_read_work() again (cancelled here:
- * it would start the URB).
+ * Power management.  The USB core suspends the device once nothing holds it
+ * awake (an open file, a skel_halt_work() to run) or when the system sleeps.
+ * Nobody starts the read URB until resume: no file is open for an
+ * autosuspend, and user tasks are frozen for a system sleep; the
+ * skel_read_work() a poller queued before is cancelled here.  The next read
+ * starts it again, and pollers, woken at resume, queue skel_read_work().
  */
 static int skel_suspend(struct usb_interface *intf, pm_message_t message)
 {
@@ -999,6 +1039,13 @@ static int skel_suspend(struct usb_interface *intf, pm_message_t message)
 		mutex_lock(&dev->io_mutex);
 		skel_draw_down(dev);
 		mutex_unlock(&dev->io_mutex);
+		/*
+		 * Clear a halt before the system sleeps.  No autosuspend
+		 * comes while skel_halt_work() is queued: it holds the
+		 * device awake.
+		 */
+		if (!PMSG_IS_AUTO(message))
+			flush_work(&dev->halt_work);
 	}
 	return 0;
 }
@@ -1024,6 +1071,9 @@ static int skel_pre_reset(struct usb_interface *intf)
 	struct usb_skel *dev = usb_get_intfdata(intf);
 
 	mutex_lock(&dev->io_mutex);
+	spin_lock_irq(&dev->err_lock);	/* writes stop, and poll() says so */
+	dev->io_stopped = true;
+	spin_unlock_irq(&dev->err_lock);
 	skel_draw_down(dev);
 	return 0;
 }
@@ -1038,6 +1088,7 @@ static int skel_post_reset(struct usb_interface *intf)
 		sf->reset = true;
 	dev->bulk_in_halted = false;
 	dev->bulk_out_halted = false;
+	dev->io_stopped = false;
 	spin_unlock_irq(&dev->err_lock);
 	mutex_unlock(&dev->io_mutex);
 	wake_up_interruptible(&dev->bulk_in_wait);
