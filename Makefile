@@ -249,6 +249,14 @@ build/tests-$(XARCH)/%: tests/%.c $(wildcard tests/*.h)
 SETUP = scripts/setup base $(if $(filter debug,$(KERNELS)),kernel-build) \
 	$(if $(filter arm64,$(GUEST_ARCHS)),arm64) $(SETUP_GROUPS)
 PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
+# The labs' targets (vm LAB=, grade, grade-class) build the labs' test
+# programs only (vm's shell kitio too): scripts/lab builds the student's
+# module, and the guest needs none of the kit's.
+LAB_PROGS = $(LAB_DRIVERS) $(if $(filter vm,$(MAKECMDGOALS)),kitio)
+LAB_PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s \
+	$(addprefix build/tests/,$(LAB_PROGS)) \
+	$(if $(filter $(XARCH),$(GUEST_ARCHS)),\
+		$(addprefix build/tests-$(XARCH)/,$(LAB_PROGS)))
 
 # Does DRIVERS name every driver?  (A full check tests the kit's tools too.)
 EVERY = $(if $(filter-out $(DRIVERS),$(ALL_DRIVERS)),,1)
@@ -473,7 +481,7 @@ ifneq ($(LAB),)
 vm: DRIVERS = $(LAB_DRIVERS)
 endif
 vm:
-	@$(PREPARE)
+	@$(if $(LAB),$(LAB_PREPARE),$(PREPARE))
 	@$(if $(LAB),scripts/lab vm --kernel $(KERNEL) $(LAB), \
 		scripts/vm --kernel $(KERNEL) \
 		$(if $(CMD),--timeout 600,--timeout 86400) \
@@ -501,7 +509,7 @@ grade: KERNELS = $(KERNEL)
 grade: DRIVERS = $(LAB_DRIVERS)
 grade:
 	$(NEED_LAB)
-	@$(PREPARE)
+	@$(LAB_PREPARE)
 	@scripts/lab grade --kernel $(KERNEL) $(if $(TEST),--test $(TEST)) \
 		$(if $(JUNIT),--junit $(JUNIT)) $(LAB)
 
@@ -511,7 +519,7 @@ grade-class:
 	$(NEED_LAB)
 	@test -n "$(DIR)" || { echo "make grade-class: say DIR= (a" \
 		"directory per student)" >&2; exit 2; }
-	@$(PREPARE)
+	@$(LAB_PREPARE)
 	@scripts/lab class --kernel $(KERNEL) $(if $(JOBS),--jobs $(JOBS)) \
 		$(LAB) $(DIR) $(CSV)
 
