@@ -449,7 +449,8 @@ site-check: site
 # guest with every module (the shell has no time limit): DRIVER's FORM
 # loaded, or lab LAB's module, built from labs/LAB (scripts/lab vm).  With
 # CMD, vm runs that shell command in the guest instead, without a terminal
-# (in a pipe, a script), and exits with its status.
+# (in a pipe, a script), and fails if it fails (make's own status, 2:
+# scripts/vm and scripts/lab vm exit with the command's).
 KERNEL ?= $(shell scripts/arch kernel)
 FORM ?= converted
 
