@@ -250,11 +250,12 @@ SETUP = scripts/setup base $(if $(filter debug,$(KERNELS)),kernel-build) \
 	$(if $(filter arm64,$(GUEST_ARCHS)),arm64) $(SETUP_GROUPS)
 PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 # The labs' targets (vm LAB=, grade, grade-class) build the labs' test
-# programs only (vm's shell kitio too): scripts/lab builds the student's
-# module, and the guest needs none of the kit's.
+# programs (vm's shell kitio too) and the helpers' modules that tests load
+# (common/selftest: kit_kread.ko, kit_usbhalt.ko) only: scripts/lab builds
+# the student's module, and the guest needs none of the drivers'.
 LAB_PROGS = $(LAB_DRIVERS) $(if $(filter vm,$(MAKECMDGOALS)),kitio)
 LAB_PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s \
-	$(addprefix build/tests/,$(LAB_PROGS)) \
+	modules DRIVERS= $(addprefix build/tests/,$(LAB_PROGS)) \
 	$(if $(filter $(XARCH),$(GUEST_ARCHS)),\
 		$(addprefix build/tests-$(XARCH)/,$(LAB_PROGS)))
 
