@@ -252,6 +252,15 @@ build/tests-$(XARCH)/%: tests/%.c $(wildcard tests/*.h)
 SETUP = scripts/setup base $(if $(filter debug,$(KERNELS)),kernel-build) \
 	$(if $(filter arm64,$(GUEST_ARCHS)),arm64) $(SETUP_GROUPS)
 PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
+# The labs' targets (vm LAB=, grade, grade-class) build the labs' test
+# programs (vm's shell kitio too) and the helpers' modules that tests load
+# (common/selftest: kit_kread.ko, kit_usbhalt.ko) only: scripts/lab builds
+# the student's module, and the guest needs none of the drivers'.
+LAB_PROGS = $(LAB_DRIVERS) $(if $(filter vm,$(MAKECMDGOALS)),kitio)
+LAB_PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s \
+	modules DRIVERS= $(addprefix build/tests/,$(LAB_PROGS)) \
+	$(if $(filter $(XARCH),$(GUEST_ARCHS)),\
+		$(addprefix build/tests-$(XARCH)/,$(LAB_PROGS)))
 
 # Does DRIVERS name every driver?  (A full check tests the kit's tools too.)
 EVERY = $(if $(filter-out $(DRIVERS),$(ALL_DRIVERS)),,1)
@@ -444,7 +453,8 @@ site-check: site
 # guest with every module (the shell has no time limit): DRIVER's FORM
 # loaded, or lab LAB's module, built from labs/LAB (scripts/lab vm).  With
 # CMD, vm runs that shell command in the guest instead, without a terminal
-# (in a pipe, a script), and exits with its status.
+# (in a pipe, a script), and fails if it fails (make's own status, 2:
+# scripts/vm and scripts/lab vm exit with the command's).
 KERNEL ?= $(shell scripts/arch kernel)
 FORM ?= converted
 
@@ -476,7 +486,7 @@ ifneq ($(LAB),)
 vm: DRIVERS = $(LAB_DRIVERS)
 endif
 vm:
-	@$(PREPARE)
+	@$(if $(LAB),$(LAB_PREPARE),$(PREPARE))
 	@$(if $(LAB),scripts/lab vm --kernel $(KERNEL) $(LAB), \
 		scripts/vm --kernel $(KERNEL) \
 		$(if $(CMD),--timeout 600,--timeout 86400) \
@@ -507,7 +517,7 @@ grade: KERNELS = $(KERNEL)
 grade: DRIVERS = $(LAB_DRIVERS)
 grade:
 	$(NEED_LAB)
-	@$(PREPARE)
+	@$(LAB_PREPARE)
 	@scripts/lab grade --kernel $(KERNEL) $(if $(TEST),--test $(TEST)) \
 		$(if $(STEP),--step $(STEP)) $(if $(JUNIT),--junit $(JUNIT)) $(LAB)
 
@@ -521,7 +531,7 @@ grade-class:
 	$(NEED_LAB)
 	@test -n "$(DIR)" || { echo "make grade-class: say DIR= (a" \
 		"directory per student)" >&2; exit 2; }
-	@$(PREPARE)
+	@$(LAB_PREPARE)
 	@scripts/lab class --kernel $(KERNEL) $(if $(JOBS),--jobs $(JOBS)) \
 		$(LAB) $(DIR) $(CSV)
 
