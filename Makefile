@@ -298,7 +298,7 @@ convert:
 # The converter's output of each driver's legacy form, in both modes, in
 # build/convert/DRIVER/{wrapped,native} with the report in convert.log;
 # made again when the sources or the converter change.
-CONVERTER := scripts/convert $(wildcard convert/*.cocci)
+CONVERTER := scripts/convert $(wildcard convert/*.cocci convert/iterconv/*.py)
 convert-outputs: $(foreach d,$(DRIVERS),build/convert/$(d)/wrapped/Kbuild build/convert/$(d)/native/Kbuild)
 
 .SECONDEXPANSION:

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of iterconv/checks.py: what may be converted natively."""
+
+import unittest
+
+from iterconv.checks import FileChecks, ModuleChecks
+from iterconv.text import strip_comments
+
+
+class Fn(FileChecks):
+    """A file of one read function r, its buffer buf."""
+
+    def __init__(self, body):
+        self.code = strip_comments(
+            "static ssize_t r(struct file *file, char __user *buf, "
+            "size_t count, loff_t *ppos)\n{\n%s\n}\n" % body)
+        self.fns = {"r": {"buf": "buf"}}
+        self.reads, self.writes = {"r": "native"}, {}
+
+
+class NativeCheck(unittest.TestCase):
+    def test_one_use(self):
+        self.assertIsNone(Fn("\treturn copy_to_user(buf, x, 1);").
+                          native_check("r"))
+
+    def test_refusals(self):
+        for body, why in [
+                ("\tcopy_to_user(buf, x, 1);\n\treturn buf[0];",
+                 "uses its buffer in 2 places"),
+                ("\tif (!ppos)\n\t\treturn 0;", "tests ppos for NULL"),
+                ("\tint to = 0;", "already uses the name 'to'"),
+                ("again:\n\tif (copy_to_user(buf, x, 1))\n\t\tgoto again;",
+                 "after label again:")]:
+            self.assertIn(why, Fn(body).native_check("r"))
+
+
+class Conditional(unittest.TestCase):
+    def d(self, text):
+        return type("D", (), {"code": strip_comments(text)})
+
+    def test_twice(self):
+        why = ModuleChecks.conditional(self.d(
+            "#ifdef A\nstatic int f(void)\n{\n}\n#else\n"
+            "static int f(void)\n{\n}\n#endif\n"), "f")
+        self.assertIn("defined 2 times (lines 2, 6", why)
+
+    def test_null_define_is_followed(self):
+        self.assertIsNone(ModuleChecks.conditional(self.d(
+            "#ifdef A\nstatic int f(void)\n{\n}\n#else\n#define f NULL\n"
+            "#endif\n"), "f"))
+
+
+if __name__ == "__main__":
+    unittest.main()
