@@ -305,7 +305,7 @@ convert-outputs: $(foreach d,$(DRIVERS),build/convert/$(d)/wrapped/Kbuild build/
 build/convert/%/Kbuild: $$(dir $$*)legacy/Kbuild $$(wildcard $$(dir $$*)legacy/*.c) $(CONVERTER)
 	@rm -rf $(@D) && mkdir -p $(@D) && cp $(dir $*)legacy/*.c $(@D)/
 	@scripts/convert --$(if $(filter wrapped,$(notdir $*)),wrap,native) \
-		--in-place $(@D)/*.c 2>$(@D)/convert.log || \
+		--no-tree --in-place $(@D)/*.c 2>$(@D)/convert.log || \
 		{ cat $(@D)/convert.log; exit 1; }
 	@cp $< $@
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/convert [--native|--wrap] [--in-place] FILE.c... [FILE.h...]
+"""scripts/convert [--native|--wrap] [--in-place] [--tree TREE|--no-tree]
+                FILE.c... [FILE.h...]
 
 Convert a legacy driver's .read/.write (and procfs' .proc_read) to
 .read_iter/.write_iter, with the semantic patches in convert/ run by
@@ -17,6 +18,15 @@ created; then what is left for the author to decide.
   --wrap     the series' mechanical step for every function:
              FOPS_READ_ITER_HELPER(fn) / FOPS_WRITE_ITER_HELPER(fn) after it
              (iterkit.h), and the fops switched to fn_iter.
+  --tree T   compile each output as its original is compiled: the files
+             of the call as one out-of-tree module against the kernel
+             tree T (configured and built, or a headers directory), W=1,
+             the originals first.  The report says "build: builds", or
+             "build: not checked" where the original doesn't build
+             there; an output that doesn't build where its original did
+             is refused, with the compiler's errors.  The default is the
+             kit's debug kernel's tree, if it is built (scripts/kernel
+             cached debug); --no-tree compiles nothing.
 
 The files of one call are one module: a function and every fops that
 names it change together, in whichever file, or none of them does (a
@@ -56,17 +66,24 @@ import os
 import shutil
 import sys
 
+from .build import default_tree
 from .module import Header, Module
 from .report import diff
 
 
 def main(argv):
-    mode, in_place, files = "native", False, []
-    for a in argv:
+    mode, in_place, files, tree = "native", False, [], ""
+    args = list(argv)
+    while args:
+        a = args.pop(0)
         if a in ("--native", "--wrap"):
             mode = a[2:]
         elif a == "--in-place":
             in_place = True
+        elif a == "--tree" and args:
+            tree = args.pop(0)
+        elif a == "--no-tree":
+            tree = None
         elif a.startswith("-"):
             files = []
             break
@@ -75,18 +92,22 @@ def main(argv):
     if not files:
         print(__doc__.split("\n\n")[0], file=sys.stderr)
         return 2
+    if tree == "":
+        tree = default_tree()
     if not shutil.which("spatch"):
         print("convert: no spatch: run scripts/setup (Debian's coccinelle)",
               file=sys.stderr)
         return 2
     status = 0
     missing = [p for p in files if not os.path.isfile(p)]
-    module = Module([p for p in files if p not in missing], mode)
+    module = Module([p for p in files if p not in missing], mode, tree)
     module.convert()
     done = {f.path: f for f in module.files + module.headers}
     for path in files:
         f = done.get(path)
         if not f or f.refusal:
+            for line in getattr(f, "build", []):
+                print("  " + line, file=sys.stderr)
             print("convert: %s: refused: %s" % (
                 path, f.refusal if f else "no such file"), file=sys.stderr)
             status = 1

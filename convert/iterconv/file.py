@@ -36,6 +36,7 @@ class File(Rewrite, FileChecks, Report):
             self.text = f.read()
         self.code = strip_comments(self.text)
         self.refusal, self.out = None, None
+        self.build = []			# the report's lines of its compile
         self.fns, self.fields = {}, []
         self.foreign_mode = {}
         self.reset()

@@ -7,6 +7,7 @@ import collections
 import os
 import re
 
+from .build import compile_module, verdict
 from .checks import ModuleChecks
 from .file import File
 from .registration import Fops, ModuleRegistration, Wiring
@@ -30,8 +31,10 @@ class Module(ModuleRegistration, ModuleChecks):
     fops that names it change together, in whichever file, or none of
     them does.  A file given alone is a module of one file."""
 
-    def __init__(self, paths, mode):
+    def __init__(self, paths, mode, tree=None):
         self.paths, self.mode = paths, mode
+        self.tree = tree		# compile the outputs against it
+        self.built = None		# the originals' compile
         self.many = len(paths) > 1
         self.files, self.headers = [], []
         for p in paths:
@@ -64,13 +67,24 @@ class Module(ModuleRegistration, ModuleChecks):
         is left as it was, and the plan made again without it; a
         function that fell back to the wrapper in its own file's run,
         while another file's fops took it as native, is planned as
-        wrapped, and every file run again."""
+        wrapped, and every file run again.  With a tree, the outputs
+        are compiled: a file the converter broke is refused, and the
+        rest converted again without it."""
         self.forced = {}		# (file, function) -> why it wraps
         for f in self.files:
             try:
                 f.find()
             except Refused as e:
                 f.refusal = str(e)
+        while True:
+            self.passes()
+            for h in self.headers:
+                h.out = self.declarations(h)
+            if not self.tree or not self.compile():
+                break
+
+    def passes(self):
+        """Plan, and run each file's passes, until every file agrees."""
         while True:
             self.plan()
             again = False
@@ -94,8 +108,33 @@ class Module(ModuleRegistration, ModuleChecks):
                             again = True
             if not again:
                 break
-        for h in self.headers:
-            h.out = self.declarations(h)
+
+    def compile(self):
+        """Each output compiled as its original (build.py), the originals
+        once: a file that compiled and doesn't now is refused.  True if
+        one was."""
+        live = [f for f in self.files if not f.refusal and not f.untouched]
+        if not live:
+            return False
+        if self.built is None:
+            self.built = compile_module(self.tree, [
+                (g.path, g.text) for g in self.files + self.headers])
+        new = self.built if isinstance(self.built, str) else \
+            compile_module(self.tree, [
+                (g.path, g.out if g in live else g.text)
+                for g in self.files] + [(h.path, h.out)
+                                        for h in self.headers])
+        broke = False
+        for f in live:
+            if isinstance(new, str):
+                f.build = ["build: not checked: " + new]
+                continue
+            f.build, bad = verdict(self.built[f.path], new[f.path])
+            if bad:
+                f.refusal = "the output does not build, where the " \
+                    "original does"
+                broke = True
+        return broke
 
     def defined(self, f, name):
         """The file that defines function name as fops in f see it."""

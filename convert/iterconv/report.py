@@ -121,6 +121,7 @@ class Report:
                 lines.append("  for callers: %s" % c)
         for a in self.author:
             lines.append("  for the author: %s" % a)
+        lines += ["  " + b for b in self.build]
         lines.append("convert: %s: native %d, wrapped %d, left alone %d" %
                      (self.path, counts["native"], counts["wrapped"],
                       counts["left alone"]))

@@ -46,6 +46,7 @@ class Text(unittest.TestCase):
         self.assertEqual(b, len(body))
         self.assertEqual(text.loop_spans("{ while (x) { y; } z; }"),
                          [(2, 17)])
+        self.assertEqual(text.loop_spans("{ while (x); y; }"), [])
 
     def test_split_top_and_enclosing(self):
         s = "g(a, h(a, 1), {1, 2})"
