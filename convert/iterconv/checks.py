@@ -9,8 +9,55 @@ import re
 
 from .preproc import NULLS, conditions, definitions
 from .spatch import Refused, parse_error
-from .text import function_span, line_of, loop_spans, match_close, \
-    strip_comments
+from .text import enclosing, function_span, line_of, loop_spans, \
+    match_close, norm, parameters, split_top, strip_comments
+
+
+# The copies whose length a pattern keeps, by the index of the buffer and
+# of the length among their arguments (None: sizeof the value).
+COPIES = {"copy_to_user": (0, 2), "copy_from_user": (1, 2),
+          "put_user": (1, None), "get_user": (1, None)}
+
+
+def unbounded(body, at, buf, count, read):
+    """Why the copy of buf at offset at of body can't be converted
+    natively, or None: its length isn't bounded by count (no test of
+    count against it before, and not count itself, nor a value given
+    from count).  .read wrote past count, .write read past it; the
+    iterator can't, so read(fd, buf, 0) or a short buffer would get
+    -EFAULT where it got the copy's length.  The wrapper keeps that."""
+    o = enclosing(body, at)
+    call = re.search(r"\b(\w+)\s*$", body[:max(o, 0)])
+    if o < 0 or body[o] != "(" or not call or call.group(1) not in COPIES:
+        return None
+    args = split_top(body, o + 1, match_close(body, o))
+    which, length = COPIES[call.group(1)]
+    if len(args) <= max(which, length or 0) or \
+            not args[which][0] <= at < args[which][1]:
+        return None
+    n = norm(body[slice(*args[length])]) if length else None
+    if n == count:
+        return None
+    done = body[:call.start()]
+    word = r"(?<!\w)%s(?!\w)"
+    spaced = lambda e: r"\s*".join(map(re.escape, e))
+    other = word % spaced(n) if n else r"[\w().*>-]+"
+    cmp = r"\s*(?:<=?|>=?|[!=]=)\s*"
+    if re.search(r"%s%s%s|%s%s%s" % (word % re.escape(count), cmp, other,
+                                     other, cmp, word % re.escape(count)),
+                 done) or (not n and re.search(r"!\s*%s" % (
+                     word % re.escape(count)), done)):
+        return None		# tested against count
+    if n and re.fullmatch(r"\w+", n) and re.search(
+            r"%s\s*=(?!=)[^;]*%s" % (word % n, word % re.escape(count)),
+            done):
+        return None		# given from count
+    return ("%s()'s length (%s) is not bounded by %s: natively %s would "
+            "get -EFAULT, where .%s %s past %s" % (
+                call.group(1), n or "sizeof the value", count,
+                "read(fd, buf, 0) or a shorter read" if read else
+                "a shorter write", "read" if read else "write",
+                "wrote" if read else "read", count))
 
 
 class ModuleChecks:
@@ -127,6 +174,21 @@ class FileChecks:
                             "goes back to" % label.group(1))
         return None
 
+    def bounded_check(self, name):
+        """Why native name's copy isn't bounded by its count (unbounded()),
+        from the original text; asked last, once no pattern's reason to
+        wrap is left, so that those are the ones the report gives."""
+        span = function_span(self.code, name)
+        if not span:
+            return None
+        body = self.code[span[0]:span[1] + 1]
+        buf = self.fns[name]["buf"]
+        use = re.search(r"\b%s\b" % re.escape(buf), body)
+        names = parameters(self.code, span)
+        if not use or len(names) != 4:
+            return None
+        return unbounded(body, use.start(), buf, names[2], name in self.reads)
+
     def loop_check(self, text):
         """A use of the buffer inside a loop, once chunk-loop.cocci has had
         its go, is at the same offset each time round: wrap.  True if a
@@ -177,7 +239,11 @@ class FileChecks:
                 body = code[span[0]:span[1] + 1]
                 buf = self.fns[name]["buf"]
                 use = re.search(r"\b%s\b" % re.escape(buf), body)
-                if use:
+                why = None if use else self.bounded_check(name)
+                if why:
+                    self.fall_back(name, why)
+                    again = True
+                elif use:
                     ln = line_of(out, span[0] + use.start())
                     src = out.splitlines()[ln - 1].strip()
                     self.fall_back(name, "no pattern rewrote this use of "

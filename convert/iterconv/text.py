@@ -181,3 +181,14 @@ def decl_start(text, pos):
         if opening >= 0:
             at = text.rfind("\n", 0, opening) + 1
     return at
+
+
+def parameters(code, span):
+    """The names of the parameters of the function whose body is at span
+    of code (function_span())."""
+    head = code[:span[0]].rstrip()
+    o = enclosing(code, len(head) - 1)
+    if o < 0:
+        return []
+    return [(re.findall(r"(\w+)\s*(?:\[[^\]]*\]\s*)*$", code[a:b].strip())
+             or [""])[0] for a, b in split_top(code, o + 1, len(head) - 1)]

@@ -3,7 +3,7 @@
 
 import unittest
 
-from iterconv.checks import FileChecks, ModuleChecks
+from iterconv.checks import FileChecks, ModuleChecks, unbounded
 from iterconv.text import strip_comments
 
 
@@ -20,7 +20,7 @@ class Fn(FileChecks):
 
 class NativeCheck(unittest.TestCase):
     def test_one_use(self):
-        self.assertIsNone(Fn("\treturn copy_to_user(buf, x, 1);").
+        self.assertIsNone(Fn("\treturn copy_to_user(buf, x, count);").
                           native_check("r"))
 
     def test_refusals(self):
@@ -32,6 +32,35 @@ class NativeCheck(unittest.TestCase):
                 ("again:\n\tif (copy_to_user(buf, x, 1))\n\t\tgoto again;",
                  "after label again:")]:
             self.assertIn(why, Fn(body).native_check("r"))
+
+
+class Bounded(unittest.TestCase):
+    def why(self, body, read=True):
+        at = body.index("buf")
+        return unbounded(body, at, "buf", "count", read)
+
+    def test_unbounded(self):
+        why = self.why("\tif (copy_to_user(buf, &c, 1))")
+        self.assertIn("copy_to_user()'s length (1) is not bounded by count",
+                      why)
+        self.assertIn("read(fd, buf, 0)", why)
+        self.assertIn("a shorter write", self.why(
+            "\tif (count < 10)\n\t\treturn -EINVAL;\n"
+            "\tif (copy_from_user(&c, buf, 1))", read=False))
+        self.assertIn("sizeof the value", self.why(
+            "\treturn put_user(v, (int __user *)buf);"))
+
+    def test_bounded(self):
+        for body in [
+                "\tif (copy_to_user(buf, x, count))",
+                "\tif (count < sizeof(v))\n\t\treturn -EINVAL;\n"
+                "\tif (copy_to_user(buf, &v, sizeof(v)))",
+                "\tif (sizeof(v) > count)\n\t\treturn -EINVAL;\n"
+                "\treturn put_user(v, (int __user *)buf);",
+                "\tn = min(count, len);\n\tif (copy_to_user(buf, x, n))",
+                "\tif (count == 4)\n\t\tcopy_from_user(&v, buf, 4);",
+                "\treturn simple_read_from_buffer(buf, count, ppos, x, 9);"]:
+            self.assertIsNone(self.why(body), body)
 
 
 class Conditional(unittest.TestCase):
