@@ -16,8 +16,7 @@ static ssize_t broken_read(struct file *file, char __user *buf,
 	return simple_read_from_buffer(buf, count, ppos, "broken\n", 7);
 }
 
-int broken_peek(char __user *buf);
-int broken_peek(char __user *buf)
+static int __maybe_unused broken_peek(char __user *buf)
 {
 	return PEEK(broken, buf);
 }
