@@ -310,14 +310,14 @@ convert:
 # The converter's output of each driver's legacy form, in both modes, in
 # build/convert/DRIVER/{wrapped,native} with the report in convert.log;
 # made again when the sources or the converter change.
-CONVERTER := scripts/convert $(wildcard convert/*.cocci)
+CONVERTER := scripts/convert $(wildcard convert/*.cocci convert/iterconv/*.py)
 convert-outputs: $(foreach d,$(DRIVERS),build/convert/$(d)/wrapped/Kbuild build/convert/$(d)/native/Kbuild)
 
 .SECONDEXPANSION:
 build/convert/%/Kbuild: $$(dir $$*)legacy/Kbuild $$(wildcard $$(dir $$*)legacy/*.c) $(CONVERTER)
 	@rm -rf $(@D) && mkdir -p $(@D) && cp $(dir $*)legacy/*.c $(@D)/
 	@scripts/convert --$(if $(filter wrapped,$(notdir $*)),wrap,native) \
-		--in-place $(@D)/*.c 2>$(@D)/convert.log || \
+		--no-tree --in-place $(@D)/*.c 2>$(@D)/convert.log || \
 		{ cat $(@D)/convert.log; exit 1; }
 	@cp $< $@
 

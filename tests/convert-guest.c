@@ -15,7 +15,10 @@
  *                                        went says EPOLLHUP, a read EIO;
  *   guest_owner (apple-gmux.c)           an open file keeps the module in;
  *   guest_module (LDD3's scull)          both files' devices read and
- *                                        write, converted alike.
+ *                                        write, converted alike;
+ *   guest_bounded (a status byte)        a read that copies more than
+ *                                        count keeps read(fd, buf, 0)'s
+ *                                        result.
  * Where the iterator path differs (one write call for a writev), each form
  * gets its own outcome.
  */
@@ -31,6 +34,7 @@
 #define OWNER_FILE	"/sys/kernel/debug/guest_owner/port_data"
 #define MODULE_MAIN	"/dev/kitmod"
 #define MODULE_EXTRA	"/dev/kitmod_single"
+#define BOUNDED_DEV	"/dev/guest_bounded"
 
 static int open_or_fail(const char *path, int flags)
 {
@@ -234,6 +238,27 @@ KIT_TEST(module_rmmod_refused_while_open)
 
 	KIT_ASSERT_ERRNO(syscall(SYS_delete_module, "guest_module",
 				 O_NONBLOCK), EWOULDBLOCK);
+	close(fd);
+}
+
+/* --- guest_bounded: a copy that count doesn't bound --- */
+
+/*
+ * .read copied its status byte whatever count said: read(fd, buf, 0)
+ * returned 1.  copy_to_iter() stops at count, so a native read would
+ * give EFAULT: every form must return 1 still (the tool wraps the read).
+ */
+KIT_TEST(bounded_zero_read_keeps_its_byte)
+{
+	char got[4] = "";
+	int fd = open_or_fail(BOUNDED_DEV, O_RDWR);
+
+	KIT_ASSERT_EQ(read(fd, got, 0), 1);
+	KIT_ASSERT_EQ(got[0], 'k');
+	KIT_ASSERT_EQ(write(fd, "z", 1), 1);
+	KIT_ASSERT_EQ(read(fd, got, sizeof(got)), 1);
+	KIT_ASSERT_EQ(got[0], 'z');
+	KIT_ASSERT_EQ(write(fd, "k", 1), 1);
 	close(fd);
 }
 

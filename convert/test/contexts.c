@@ -3,7 +3,9 @@
  * scripts/convert's test: copy_to_user() and copy_from_user() in each
  * context the semantic patches accept.  Every function here must come out
  * native, and each rewrite keep the meaning of the result: copy_to_user()
- * counts the bytes NOT copied, copy_to_iter() the bytes copied.
+ * counts the bytes NOT copied, copy_to_iter() the bytes copied.  Each
+ * copy is bounded by count (a test before it): one that isn't is wrapped
+ * (guest-bounded.c).
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -27,6 +29,8 @@ static ssize_t if_read(struct file *file, char __user *buf, size_t count,
 static ssize_t not_read(struct file *file, char __user *buf, size_t count,
 			loff_t *ppos)
 {
+	if (count < 4)
+		return -EINVAL;
 	if (!copy_to_user(buf, data, 4))
 		return 4;
 	return -EFAULT;
@@ -35,6 +39,8 @@ static ssize_t not_read(struct file *file, char __user *buf, size_t count,
 static ssize_t compared_read(struct file *file, char __user *buf,
 			     size_t count, loff_t *ppos)
 {
+	if (count < sizeof(data))
+		return -EINVAL;
 	if (copy_to_user(buf, data, sizeof(data)) != 0)
 		return -EFAULT;
 	return sizeof(data);
@@ -43,6 +49,8 @@ static ssize_t compared_read(struct file *file, char __user *buf,
 static ssize_t ternary_read(struct file *file, char __user *buf,
 			    size_t count, loff_t *ppos)
 {
+	if (count < 8)
+		return -EINVAL;
 	return copy_to_user(buf, data, 8) ? -EFAULT : 8;
 }
 
@@ -61,6 +69,8 @@ static ssize_t minus_other_read(struct file *file, char __user *buf,
 {
 	ssize_t done = 8;
 
+	if (count < 8)
+		return -EINVAL;
 	done -= copy_to_user(buf, data, 8);
 	return done;
 }
@@ -70,6 +80,8 @@ static ssize_t assigned_read(struct file *file, char __user *buf,
 {
 	unsigned long left;
 
+	if (count < 16)
+		return -EINVAL;
 	left = copy_to_user(buf, data, 16);
 	if (left)
 		return -EFAULT;
@@ -80,6 +92,8 @@ static ssize_t assigned_read(struct file *file, char __user *buf,
 static ssize_t returned_read(struct file *file, char __user *buf,
 			     size_t count, loff_t *ppos)
 {
+	if (count < 2)
+		return -EINVAL;
 	return copy_to_user(buf, data, 2);
 }
 
@@ -96,6 +110,8 @@ static ssize_t if_write(struct file *file, const char __user *buf,
 static ssize_t compared_write(struct file *file, const char __user *buf,
 			      size_t count, loff_t *ppos)
 {
+	if (count < 4)
+		return -EINVAL;
 	if (copy_from_user(data, buf, 4) == 0)
 		return 4;
 	return -EFAULT;

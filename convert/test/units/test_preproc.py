@@ -1,33 +1,22 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""convert/test/units.py: unit tests of scripts/convert's parts that
-need no spatch (the preprocessor's conditions, definitions).  Run by
-tests/host/convert; alone: python3 convert/test/units.py -v."""
+"""Unit tests of iterconv/preproc.py: the preprocessor's conditions, and
+where a name is defined."""
 
-import importlib.machinery
-import importlib.util
-import os
 import unittest
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-_loader = importlib.machinery.SourceFileLoader(
-    "convert", os.path.join(TOP, "scripts", "convert"))
-_spec = importlib.util.spec_from_loader("convert", _loader)
-convert = importlib.util.module_from_spec(_spec)
-_loader.exec_module(convert)
+from iterconv import preproc
 
 
 class Conditions(unittest.TestCase):
     def lines(self, text):
-        return dict(zip(text.split("\n"), convert.conditions(text)))
+        return dict(zip(text.split("\n"), preproc.conditions(text)))
 
     def test_atoms(self):
-        self.assertEqual(convert.cond_atoms("defined X && (Y > 1)"),
+        self.assertEqual(preproc.cond_atoms("defined X && (Y > 1)"),
                          ("defined(X)", "Y > 1"))
-        self.assertEqual(convert.cond_atoms("(A || B) && defined(C)"),
+        self.assertEqual(preproc.cond_atoms("(A || B) && defined(C)"),
                          ("A || B", "defined(C)"))
-        self.assertEqual(convert.cond_atoms("!(A && B)"), ("!(A && B)",))
+        self.assertEqual(preproc.cond_atoms("!(A && B)"), ("!(A && B)",))
 
     def test_branches(self):
         c = self.lines("#if A\nx;\n#elif defined(B)\ny;\n#else\nz;\n#endif\n"
@@ -48,7 +37,7 @@ class Conditions(unittest.TestCase):
     def test_open_reparses(self):
         for atoms in [("defined(X)",), ("!defined(X)",),
                       ("defined(A)", "A || B")]:
-            text = "%s\nx;\n#endif" % convert.cond_open(atoms)
+            text = "%s\nx;\n#endif" % preproc.cond_open(atoms)
             self.assertEqual(self.lines(text)["x;"], atoms)
 
 
@@ -68,15 +57,15 @@ class Definitions(unittest.TestCase):
             "static int u(void)\n{\n\treturn w(NULL, NULL, 0, NULL);\n}\n")
 
     def test_kinds(self):
-        self.assertEqual(convert.definitions(self.CODE, "w"),
+        self.assertEqual(preproc.definitions(self.CODE, "w"),
                          [(2, "fn"), (9, "null")])
-        self.assertEqual(convert.definitions(self.CODE, "w_iter"),
+        self.assertEqual(preproc.definitions(self.CODE, "w_iter"),
                          [(7, "fn")])
-        self.assertEqual(convert.definitions(self.CODE, "w_iter_safe"),
+        self.assertEqual(preproc.definitions(self.CODE, "w_iter_safe"),
                          [(10, "null"), (14, "fn")])
-        self.assertEqual(convert.definitions(self.CODE, "alias"),
+        self.assertEqual(preproc.definitions(self.CODE, "alias"),
                          [(12, "macro")])
-        self.assertEqual(convert.definitions(self.CODE, "fn"), [])
+        self.assertEqual(preproc.definitions(self.CODE, "fn"), [])
 
 
 if __name__ == "__main__":

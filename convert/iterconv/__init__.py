@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0
+"""iterconv: scripts/convert, a legacy driver's .read/.write to
+.read_iter/.write_iter with the semantic patches in convert/.  cli.py
+says what it does and how to call it; each module does one part:
+
+  cli           the command line, and what is printed where
+  module        the files of one call planned together: which function
+                is converted how, for every fops that names it
+  registration  how each fops reaches the VFS (a call, a struct's member,
+                an assignment), and whether it can take the iterator
+                methods there (debugfs_create_file() -> _unsafe)
+  file          one .c file: the module's decisions for it, the passes
+  spatch        running spatch: the semantic patches, find.cocci
+  rewrite       the text around spatch's output: declarations, helpers
+                and guards before a fops, includes, layout
+  checks        what may be converted natively; whether an output is
+                whole (no buffer left, conditions kept)
+  report        the report: what was done, what callers see differently,
+                the author's decisions; the patch
+  preproc       #if conditions of each line, and where a name is defined
+  text          C as text: comments, brackets, functions, expressions
+
+Their unit tests are convert/test/units/test_MODULE.py."""

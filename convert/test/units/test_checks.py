@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of iterconv/checks.py: what may be converted natively."""
+
+import unittest
+
+from iterconv.checks import FileChecks, ModuleChecks, unbounded
+from iterconv.text import strip_comments
+
+
+class Fn(FileChecks):
+    """A file of one read function r, its buffer buf."""
+
+    def __init__(self, body):
+        self.code = strip_comments(
+            "static ssize_t r(struct file *file, char __user *buf, "
+            "size_t count, loff_t *ppos)\n{\n%s\n}\n" % body)
+        self.fns = {"r": {"buf": "buf"}}
+        self.reads, self.writes = {"r": "native"}, {}
+
+
+class NativeCheck(unittest.TestCase):
+    def test_one_use(self):
+        self.assertIsNone(Fn("\treturn copy_to_user(buf, x, count);").
+                          native_check("r"))
+
+    def test_refusals(self):
+        for body, why in [
+                ("\tcopy_to_user(buf, x, 1);\n\treturn buf[0];",
+                 "uses its buffer in 2 places"),
+                ("\tif (!ppos)\n\t\treturn 0;", "tests ppos for NULL"),
+                ("\tint to = 0;", "already uses the name 'to'"),
+                ("again:\n\tif (copy_to_user(buf, x, 1))\n\t\tgoto again;",
+                 "after label again:")]:
+            self.assertIn(why, Fn(body).native_check("r"))
+
+
+class Bounded(unittest.TestCase):
+    def why(self, body, read=True):
+        at = body.index("buf")
+        return unbounded(body, at, "buf", "count", read)
+
+    def test_unbounded(self):
+        why = self.why("\tif (copy_to_user(buf, &c, 1))")
+        self.assertIn("copy_to_user()'s length (1) is not bounded by count",
+                      why)
+        self.assertIn("read(fd, buf, 0)", why)
+        self.assertIn("a shorter write", self.why(
+            "\tif (count < 10)\n\t\treturn -EINVAL;\n"
+            "\tif (copy_from_user(&c, buf, 1))", read=False))
+        self.assertIn("sizeof the value", self.why(
+            "\treturn put_user(v, (int __user *)buf);"))
+
+    def test_bounded(self):
+        for body in [
+                "\tif (copy_to_user(buf, x, count))",
+                "\tif (count < sizeof(v))\n\t\treturn -EINVAL;\n"
+                "\tif (copy_to_user(buf, &v, sizeof(v)))",
+                "\tif (sizeof(v) > count)\n\t\treturn -EINVAL;\n"
+                "\treturn put_user(v, (int __user *)buf);",
+                "\tn = min(count, len);\n\tif (copy_to_user(buf, x, n))",
+                "\tif (count == 4)\n\t\tcopy_from_user(&v, buf, 4);",
+                "\treturn simple_read_from_buffer(buf, count, ppos, x, 9);"]:
+            self.assertIsNone(self.why(body), body)
+
+
+class Conditional(unittest.TestCase):
+    def d(self, text):
+        return type("D", (), {"code": strip_comments(text)})
+
+    def test_twice(self):
+        why = ModuleChecks.conditional(self.d(
+            "#ifdef A\nstatic int f(void)\n{\n}\n#else\n"
+            "static int f(void)\n{\n}\n#endif\n"), "f")
+        self.assertIn("defined 2 times (lines 2, 6", why)
+
+    def test_null_define_is_followed(self):
+        self.assertIsNone(ModuleChecks.conditional(self.d(
+            "#ifdef A\nstatic int f(void)\n{\n}\n#else\n#define f NULL\n"
+            "#endif\n"), "f"))
+
+
+if __name__ == "__main__":
+    unittest.main()

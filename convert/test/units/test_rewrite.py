@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of iterconv/rewrite.py: the text around spatch's output."""
+
+import unittest
+
+from iterconv.rewrite import Rewrite, declaration, field_line
+
+
+class Layout(unittest.TestCase):
+    def test_declaration_wraps_at_80(self):
+        self.assertEqual(declaration("static ssize_t ", "f", "to"),
+                         "static ssize_t f_iter(struct kiocb *iocb, "
+                         "struct iov_iter *to);")
+        long = declaration("static ssize_t ", "a_rather_long_name", "from")
+        first, second = long.split("\n")
+        self.assertTrue(first.endswith("(struct kiocb *iocb,"))
+        self.assertEqual(len(second.expandtabs(8)) - len(second.lstrip()),
+                         len("static ssize_t a_rather_long_name_iter("))
+
+    def test_field_line(self):
+        self.assertEqual(field_line("owner", "THIS_MODULE,", None),
+                         "\t.owner = THIS_MODULE,")
+        self.assertEqual(field_line("owner", "X,", (24, True)),
+                         "\t.owner\t\t= X,")
+        self.assertEqual(field_line("owner", "X,", (16, False)),
+                         "\t.owner  = X,")
+
+    def test_align(self):
+        out = Rewrite.align("\t.open\t\t= o,\n\t.read_iter = r_iter,\n"
+                            "\t.release\t= c,")
+        self.assertEqual(out.split("\n")[1], "\t.read_iter\t= r_iter,")
+        # single spaces where the initializer has them
+        same = "\t.open = o,\n\t.read_iter = r_iter,"
+        self.assertEqual(Rewrite.align(same), same)
+
+    def test_spacing(self):
+        self.assertEqual(Rewrite.spacing("}\nFOPS_READ_ITER_HELPER(f);\n"),
+                         "}\n\nFOPS_READ_ITER_HELPER(f);\n")
+
+    def test_blank_after_locals(self):
+        out = Rewrite.blank_after_locals(
+            "{\n\tsize_t count = iov_iter_count(to);\n\tif (!count)\n")
+        self.assertEqual(out, "{\n\tsize_t count = iov_iter_count(to);\n\n"
+                         "\tif (!count)\n")
+        keep = "{\n\tsize_t count = iov_iter_count(to);\n\tint n = 0;\n"
+        self.assertEqual(Rewrite.blank_after_locals(keep), keep)
+
+
+if __name__ == "__main__":
+    unittest.main()
