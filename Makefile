@@ -138,7 +138,7 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 
 export KERNELS DRIVERS JOBS
 
-.PHONY: all modules modules-for tests setup help check demo lint diff doctest doctest-update
+.PHONY: all modules modules-for tests setup help check demo kit-only lint diff doctest doctest-update
 .PHONY: matrix bench debug vm lab grade grade-class handout hint
 .PHONY: clean kernels clean-kernels kernel-debug coverage faults
 .PHONY: compile_commands.json site site-check
@@ -352,6 +352,21 @@ convert-survey:
 demo:
 	@$(PREPARE)
 	@scripts/demo
+
+# A hand-out of labs (scripts/lab handout, which leaves a .labs file) holds
+# the labs and the legacy forms, not the kit's converted forms and tools:
+# there, the kit's own targets say so, and what to run instead, rather than
+# fail on a script that isn't there.
+KIT_ONLY := demo check convert-check bench matrix lint doctest site coverage \
+	faults
+$(KIT_ONLY): kit-only
+kit-only:
+	@if [ -f .labs ]; then \
+		echo "make $(MAKECMDGOALS): not in this hand-out of lab(s)" \
+			"$$(cat .labs): make lab lists them, and your first" \
+			"make grade LAB=N sets up what they need" >&2; \
+		exit 2; \
+	fi
 
 # Both forms of each driver under the same workloads, one VM per kernel
 # (bench/run): one table, and build/RELEASE/bench.json.  Under TCG it
