@@ -1228,7 +1228,26 @@ KIT_TEST(module_parameters)
 	with_module(NULL, param_checks);
 }
 
+/*
+ * Whatever the tests did, leave the watchdog stopped, by the ioctl rather
+ * than the magic close, which a broken write (a lab's mistake) can't do:
+ * one left running would hold its module, which kit-run unloads next.
+ */
+static void wdt_stop(void)
+{
+	int opt = WDIOS_DISABLECARD;
+	int fd = open(DEV, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	ioctl(fd, WDIOC_SETOPTIONS, &opt);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
-	return kit_test_main(argc, argv);
+	int ret = kit_test_main(argc, argv);
+
+	wdt_stop();
+	return ret;
 }
