@@ -255,10 +255,12 @@ PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s all
 # The labs' targets (vm LAB=, grade, grade-class) build the labs' test
 # programs (vm's shell kitio too) and the helpers' modules that tests load
 # (common/selftest: kit_kread.ko, kit_usbhalt.ko) only: scripts/lab builds
-# the student's module, and the guest needs none of the drivers'.
+# the student's module, and the guest needs none of the drivers'.  Only
+# KERNELS' (a sub-make does not see a target's own KERNELS), all at once.
 LAB_PROGS = $(LAB_DRIVERS) $(if $(filter vm,$(MAKECMDGOALS)),kitio)
-LAB_PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && $(MAKE) -s \
-	modules DRIVERS= $(addprefix build/tests/,$(LAB_PROGS)) \
+LAB_PREPARE = $(SETUP) && scripts/kernel fetch $(KERNELS) && \
+	$(MAKE) -s -j$(shell nproc) modules DRIVERS= KERNELS="$(KERNELS)" \
+	$(addprefix build/tests/,$(LAB_PROGS)) \
 	$(if $(filter $(XARCH),$(GUEST_ARCHS)),\
 		$(addprefix build/tests-$(XARCH)/,$(LAB_PROGS)))
 
