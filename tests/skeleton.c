@@ -1590,6 +1590,23 @@ KIT_TEST(poll_during_a_reset)
 }
 
 /*
+ * Writes are stopped on fd: poll() says not writable, a write that may not
+ * wait (of LEN bytes of pattern SEED, into BUF) says EAGAIN at once, and a
+ * poller started in P waits to be woken when they start again.
+ */
+static void expect_writes_stopped(int fd, unsigned char *buf, size_t len,
+				  uint32_t seed, struct poller *p)
+{
+	KIT_ASSERT_EQ(poll1(fd, POLLOUT, 0), 0);
+	fill(buf, len, seed);
+	KIT_ASSERT_ERRNO(KIT_NO_WAIT(kit_form_converted() ? SYS_pwritev2 :
+				     SYS_write,
+				     nowait_io(fd, buf, len, 1)),
+			 EAGAIN);
+	start_poller(p, fd, POLLOUT);
+}
+
+/*
  * Writes stop while a reset holds io_mutex (here for a second, while a
  * write in flight can't reach the device), and poll() agrees: not
  * writable, and a write that may not wait says EAGAIN.  A poll() that said
@@ -1610,13 +1627,7 @@ KIT_TEST(nowait_write_during_a_reset)
 	fd2 = KIT_ASSERT_OK(open(node(), O_RDWR));
 	stuck_writes(fd2, out, 21);
 	start_reset(&r);
-	KIT_ASSERT_EQ(poll1(fd, POLLOUT, 0), 0);
-	fill(mine, sizeof(mine), 22);
-	KIT_ASSERT_ERRNO(KIT_NO_WAIT(kit_form_converted() ? SYS_pwritev2 :
-				     SYS_write,
-				     nowait_io(fd, mine, sizeof(mine), 1)),
-			 EAGAIN);
-	start_poller(&p, fd, POLLOUT);
+	expect_writes_stopped(fd, mine, sizeof(mine), 22, &p);
 	KIT_ASSERT(reset_draining(&r));		/* all that during the reset */
 	join_reset(&r);
 	KIT_ASSERT_EQ(join_poller(&p), POLLERR | POLLOUT);
@@ -1705,13 +1716,7 @@ KIT_TEST(nowait_write_while_a_halt_is_cleared)
 	usb_halt(0x81);
 	/* The read URB stalled (a read says EPIPE): the work is queued. */
 	KIT_ASSERT_EQ(poll1(fd, POLLIN, POLL_WAIT_S * 1000), POLLIN);
-	KIT_ASSERT_EQ(poll1(fd, POLLOUT, 0), 0);
-	fill(out, sizeof(out), 44);
-	KIT_ASSERT_ERRNO(KIT_NO_WAIT(kit_form_converted() ? SYS_pwritev2 :
-				     SYS_write,
-				     nowait_io(fd, out, sizeof(out), 1)),
-			 EAGAIN);
-	start_poller(&p, fd, POLLOUT);
+	expect_writes_stopped(fd, out, sizeof(out), 44, &p);
 	let_go_io_mutex();
 	KIT_ASSERT_EQ(join_poller(&p), POLLOUT);
 	KIT_ASSERT_ERRNO(read(fd, in, sizeof(in)), EPIPE);
