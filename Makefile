@@ -138,7 +138,7 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 
 export KERNELS DRIVERS JOBS
 
-.PHONY: all modules modules-for tests setup help check demo kit-only lint diff doctest doctest-update
+.PHONY: all modules modules-for tests setup help help-kit help-handout check demo kit-only lint diff doctest doctest-update
 .PHONY: matrix bench debug vm lab grade grade-class handout hint
 .PHONY: clean kernels clean-kernels kernel-debug coverage faults
 .PHONY: compile_commands.json site site-check
@@ -272,7 +272,13 @@ setup:
 
 # The routes through the kit, then the targets as this file's head lists
 # them.
-help:
+# A hand-out of labs (its .labs) has its own help: the labs' targets.
+help: $(if $(wildcard .labs),help-handout,help-kit)
+help-handout:
+	@echo "iterkit's labs $$(cat .labs): the course is TUTORIAL.md, the"
+	@echo "commands docs/students.md."
+	@sed -n 's/^#   \(make \(lab\|vm\|grade\|hint\) \)/  \1/p' Makefile
+help-kit:
 	@echo "iterkit: character-device drivers, each in a legacy (.read/.write)"
 	@echo "and a converted (.read_iter/.write_iter) form, tested in real kernels."
 	@echo
