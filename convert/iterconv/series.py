@@ -124,6 +124,7 @@ static ssize_t name##_iter(struct kiocb *iocb, struct iov_iter *to)	\\
 {									\\
 	return vfs_read_iter(iocb, to, name);				\\
 }
+
 #define FOPS_WRITE_ITER_HELPER(name)					\\
 static ssize_t name##_iter(struct kiocb *iocb, struct iov_iter *from)	\\
 {									\\
