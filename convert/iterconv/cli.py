@@ -120,6 +120,7 @@ def main(argv):
     module = Module([p for p in files if p not in missing], mode,
                     tree if not upstream or os.path.isfile(
                         os.path.join(tree, "Module.symvers")) else None)
+    module.proxy_iter = upstream
     module.convert()
     done = {f.path: f for f in module.files + module.headers}
     for path in files:

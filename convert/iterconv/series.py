@@ -25,8 +25,7 @@ KIT_INCLUDE = re.compile(
     r'[^\n]*\n(?:[ \t]*\n(?=[ \t]*\n|#include <))?', re.M)
 # Kit names that no core patch here provides yet: a file using one is
 # left out of the series.
-UNSUPPORTED = re.compile(r"\b(kstrto\w+_from_iter|DEBUGFS_\w+_SAFE|"
-                         r"debugfs_create_file_unsafe)\b")
+UNSUPPORTED = re.compile(r"\b(kstrto\w+_from_iter|DEBUGFS_\w+_SAFE)\b")
 
 SIMPLE_DECL = """\
 ssize_t simple_copy_to_iter(const void *from, loff_t *ppos, size_t available,
@@ -253,6 +252,83 @@ def ensure_include(text, header):
         text[lines[-1].end():]
 
 
+def replace(text, old, new):
+    """text with old replaced by new, once, or None if it has no old."""
+    return text.replace(old, new, 1) if text and old in text else None
+
+
+DEBUGFS_FUNCS = """
+FULL_PROXY_FUNC(read_iter, ssize_t, iocb->ki_filp,
+		PROTO(struct kiocb *iocb, struct iov_iter *to),
+		ARGS(iocb, to), HAS_READ_ITER, -EINVAL);
+
+FULL_PROXY_FUNC(write_iter, ssize_t, iocb->ki_filp,
+		PROTO(struct kiocb *iocb, struct iov_iter *from),
+		ARGS(iocb, from), HAS_WRITE_ITER, -EINVAL);
+"""
+
+DEBUGFS_FOPS = """
+/* The same, for a file whose real fops have .read_iter or .write_iter. */
+const struct file_operations debugfs_full_proxy_iter_file_operations = {
+	.open = full_proxy_open_regular,
+	.release = full_proxy_release,
+	.llseek = full_proxy_llseek,
+	.read_iter = full_proxy_read_iter,
+	.write_iter = full_proxy_write_iter,
+	.poll = full_proxy_poll,
+	.unlocked_ioctl = full_proxy_unlocked_ioctl
+};
+"""
+
+
+def debugfs_file(t):
+    t = replace(t, "\t\t\tif (ops->poll)\n\t\t\t\tmethods |= HAS_POLL;\n",
+                "\t\t\tif (ops->poll)\n\t\t\t\tmethods |= HAS_POLL;\n"
+                "\t\t\tif (ops->read_iter)\n"
+                "\t\t\t\tmethods |= HAS_READ_ITER;\n"
+                "\t\t\tif (ops->write_iter)\n"
+                "\t\t\t\tmethods |= HAS_WRITE_ITER;\n")
+    t = t and after(t, r"^FULL_PROXY_FUNC\(unlocked_ioctl,[^;]*;\n",
+                    DEBUGFS_FUNCS)
+    t = replace(t, "\t\t} else if (filp->f_op != "
+                "&debugfs_full_proxy_file_operations) {\n",
+                "\t\t} else if (filp->f_op != "
+                "&debugfs_full_proxy_file_operations &&\n"
+                "\t\t\t   filp->f_op != "
+                "&debugfs_full_proxy_iter_file_operations) {\n")
+    return t and after(t, r"^const struct file_operations "
+                       r"debugfs_full_proxy_file_operations = \{.*?^\};\n",
+                       DEBUGFS_FOPS)
+
+
+def debugfs_inode(t):
+    return replace(t, """{
+	return __debugfs_create_file(name, mode, parent, data, aux,
+				&debugfs_full_proxy_file_operations,
+				fops);
+}""", """{
+	const struct file_operations *proxy_fops =
+		&debugfs_full_proxy_file_operations;
+
+	if (fops && (fops->read_iter || fops->write_iter))
+		proxy_fops = &debugfs_full_proxy_iter_file_operations;
+	return __debugfs_create_file(name, mode, parent, data, aux,
+				     proxy_fops, fops);
+}""")
+
+
+def debugfs_internal(t):
+    t = replace(t, "extern const struct file_operations "
+                "debugfs_full_proxy_file_operations;\n",
+                "extern const struct file_operations "
+                "debugfs_full_proxy_file_operations;\n"
+                "extern const struct file_operations "
+                "debugfs_full_proxy_iter_file_operations;\n")
+    return replace(t, "\tHAS_IOCTL = 16\n};",
+                   "\tHAS_IOCTL = 16,\n\tHAS_READ_ITER = 32,\n"
+                   "\tHAS_WRITE_ITER = 64\n};")
+
+
 # Each core patch: the names it provides, the tree's file that has them
 # once it is in, its subject and message, and how it changes each file.
 CORE = [
@@ -290,6 +366,25 @@ CORE = [
              t, r"^extern ssize_t vfs_write\(struct file \*[^;]*;\n",
              VFS_DECL),
          "fs/read_write.c": lambda t: t + VFS_DEF}},
+    {"names": ("full_proxy_read_iter",),
+     "has": "fs/debugfs/file.c",
+     "wanted": re.compile(r"^\s*fops \w+: checked: .*debugfs_create_file"
+                          r".*: through the full proxy's", re.M),
+     "subject": "debugfs: let the full proxy pass on read_iter and "
+                "write_iter",
+     "body": "debugfs_create_file()'s full proxy calls a file's .read, "
+             ".write, .llseek, .poll and .unlocked_ioctl, each bracketed "
+             "against the file's removal, and nothing else: a driver moving "
+             "its debugfs file to .read_iter/.write_iter has to switch to "
+             "debugfs_create_file_unsafe() and bracket every method itself. "
+             "Give the proxy a second file_operations, chosen when the file "
+             "is created if its real fops have .read_iter or .write_iter, "
+             "that passes those on, bracketed the same way, in place of "
+             ".read and .write (the VFS calls .read before .read_iter, so "
+             "one proxy can't offer both).",
+     "edits": {"fs/debugfs/internal.h": debugfs_internal,
+               "fs/debugfs/file.c": debugfs_file,
+               "fs/debugfs/inode.c": debugfs_inode}},
     {"names": ("get_iter", "put_iter"),
      "has": "include/linux/uio.h",
      "subject": "uio: add get_iter() and put_iter()",
@@ -315,11 +410,15 @@ def uses(text, name):
     return re.search(r"\b%s\b" % re.escape(name), text) is not None
 
 
-def core_needed(tree, outputs):
-    """The core patches the outputs need and tree lacks, in order."""
+def core_needed(tree, outputs, reports=""):
+    """The core patches the outputs (and the reports' lines) need and
+    tree lacks, in order."""
     out = []
     for c in CORE:
-        if not any(uses(o, n) for o in outputs for n in c["names"]):
+        if "wanted" in c:
+            if not c["wanted"].search(reports):
+                continue
+        elif not any(uses(o, n) for o in outputs for n in c["names"]):
             continue
         with open(os.path.join(tree, c["has"]), errors="replace") as f:
             have = f.read()
@@ -395,11 +494,12 @@ def message(module_name, files, release):
     natives = [line.strip() for f in files for line in f.report()
                if re.match(r"\s*\w+: (native|wrapped)\b", line)]
     body = wrap(["Switch %s's file_operations from .read/.write to "
-                 ".read_iter/.write_iter. A function converted natively "
-                 "takes the iterator; a wrapped one keeps its body and is "
-                 "run through FOPS_READ_ITER_HELPER() or "
-                 "FOPS_WRITE_ITER_HELPER(), once per segment as before."
-                 % module_name], "")
+                 ".read_iter/.write_iter.%s" % (module_name, (
+                     " A function converted natively takes the iterator; "
+                     "a wrapped one keeps its body and is run through "
+                     "FOPS_READ_ITER_HELPER() or FOPS_WRITE_ITER_HELPER(), "
+                     "once per segment as before.") if any(
+                         ": wrapped" in n for n in natives) else "")], "")
     body += [""] + wrap(natives)
     if callers:
         body += ["", "What callers see differently:"] + wrap(callers)
@@ -433,7 +533,8 @@ def plan(module, tree):
             continue
         outs[f] = new
     patches = []
-    for c in core_needed(tree, list(outs.values())):
+    reports = "\n".join(line for f in outs for line in f.report())
+    for c in core_needed(tree, list(outs.values()), reports):
         edits = {}
         for rel, edit in c["edits"].items():
             with open(os.path.join(tree, rel)) as fh:
@@ -529,9 +630,9 @@ def build_each(tree, patches, paths):
             out.append((path, False, ["does not apply: " + p.stdout]))
             break
         lines, ok = [], True
-        core = [r for r in edits if r.endswith(".c") and not
-                r.startswith("drivers/")] if subject.split(":")[0] in (
-                    "fs", "uio") else []
+        # a core patch's objects in the tree; a driver's out of it
+        core = [r for r in edits if r.endswith(".c")] if subject in {
+            c["subject"] for c in CORE} else []
         for rel in core:
             q = subprocess.run(["make", "-C", copy, "W=1", rel[:-2] + ".o"],
                                stdout=subprocess.PIPE,

@@ -31,6 +31,24 @@ static ssize_t a_read(struct file *f, char __user *b, size_t n, loff_t *p)
 	return simple_read_from_buffer(b, n, p, "a", 1);
 }
 """
+DEBUGFS = {
+    "fs/debugfs/internal.h": "extern const struct file_operations "
+    "debugfs_full_proxy_file_operations;\nenum {\n\tHAS_IOCTL = 16\n};\n",
+    "fs/debugfs/file.c": """			if (ops->poll)
+				methods |= HAS_POLL;
+FULL_PROXY_FUNC(unlocked_ioctl, long, filp,
+		ARGS(filp, cmd, arg), HAS_IOCTL, -ENOTTY);
+		} else if (filp->f_op != &debugfs_full_proxy_file_operations) {
+const struct file_operations debugfs_full_proxy_file_operations = {
+	.open = full_proxy_open_regular,
+};
+""",
+    "fs/debugfs/inode.c": """{
+	return __debugfs_create_file(name, mode, parent, data, aux,
+				&debugfs_full_proxy_file_operations,
+				fops);
+}
+"""}
 OUT = """#include <linux/fs.h>
 #include <linux/uio.h>
 
@@ -67,6 +85,7 @@ class Series(unittest.TestCase):
                           ("fs/libfs.c", LIBFS_C),
                           ("fs/read_write.c", "#include <linux/uio.h>\n"),
                           ("drivers/char/a.c", ORIG),
+                          *DEBUGFS.items(),
                           ("drivers/char/b.c", ORIG.replace("a_", "b_")),
                           ("drivers/misc/two/x.c", ORIG.replace("a_", "x_")),
                           ("drivers/misc/two/Makefile",
@@ -98,6 +117,14 @@ class Series(unittest.TestCase):
             f.write("ssize_t simple_copy_to_iter(void);\n"
                     "ssize_t simple_copy_from_iter(void);\n")
         self.assertEqual(series.core_needed(self.tree, [OUT]), [])
+        # debugfs' proxy: by the report's line for a fops, not by a name
+        line = ("  fops a_fops: checked: debugfs_create_file() (a.c:9): "
+                "through the full proxy's read_iter/write_iter")
+        self.assertEqual([c["subject"] for c in series.core_needed(
+            self.tree, [ORIG], line)], [
+            "debugfs: let the full proxy pass on read_iter and write_iter"])
+        self.assertEqual(series.core_needed(self.tree, [ORIG], line.replace(
+            "debugfs_create_file()", "misc device")), [])
 
     def test_core_edits(self):
         for c in series.CORE:
@@ -107,8 +134,15 @@ class Series(unittest.TestCase):
                 new = edit(old)
                 self.assertTrue(new and new != old, (c["subject"], rel))
                 for name in c["names"]:
-                    if rel.endswith(".h"):
+                    if rel == c["has"]:
                         self.assertRegex(new, r"\b%s\b" % name)
+        core = {c["subject"].split(":")[0]: c for c in series.CORE}
+        new = core["debugfs"]["edits"]["fs/debugfs/file.c"](
+            DEBUGFS["fs/debugfs/file.c"])
+        self.assertIn("methods |= HAS_READ_ITER;", new)
+        self.assertIn("FULL_PROXY_FUNC(read_iter,", new)
+        self.assertIn(".write_iter = full_proxy_write_iter,", new)
+        self.assertIn("&debugfs_full_proxy_iter_file_operations) {", new)
         libfs = series.CORE[0]["edits"]["fs/libfs.c"](LIBFS_C)
         self.assertIn("#include <linux/slab.h>\n#include <linux/uio.h>\n",
                       libfs)
