@@ -678,8 +678,10 @@ def run(module, tree, outdir, report):
     for path in paths:
         report("series: wrote " + path)
         with open(path) as fh:
-            if KIT_INCLUDE.search(re.sub(r"^[^+].*\n", "", fh.read(),
-                                         flags=re.M).replace("\n+", "\n")):
+            added = "".join(line[1:] for line in fh
+                            if line.startswith("+") and
+                            not line.startswith("+++"))
+            if KIT_INCLUDE.search(added):
                 report("series: %s: a kit include" % path)
                 status = 1
         found = checkpatch(tree, path)
