@@ -617,7 +617,8 @@ def scratch_tree(tree):
 
 def build_each(tree, patches, paths):
     """Apply the series to a copy of tree patch by patch, compiling the
-    objects each touches (W=1): [(patch, ok, [lines])], or why not."""
+    objects each touches (W=1): [(patch, ok, [lines], whether anything
+    was compiled)], or why not."""
     if not os.path.isfile(os.path.join(tree, "Module.symvers")):
         return "%s is not a built kernel tree" % tree
     copy = scratch_tree(tree)
@@ -627,7 +628,7 @@ def build_each(tree, patches, paths):
                            cwd=copy, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
         if p.returncode:
-            out.append((path, False, ["does not apply: " + p.stdout]))
+            out.append((path, False, p.stdout.splitlines(), False))
             break
         lines, ok = [], True
         # a core patch's objects in the tree; a driver's out of it
@@ -657,7 +658,7 @@ def build_each(tree, patches, paths):
                     if not built:
                         ok = False
                         lines += [x for kind, x in diags if kind == "error"]
-        out.append((path, ok, lines))
+        out.append((path, ok, lines, bool(core or drivers)))
         if not ok:
             break
     return out
@@ -695,9 +696,10 @@ def run(module, tree, outdir, report):
     if isinstance(built, str):
         report("series: build: not checked: " + built)
         return status
-    for path, ok, lines in built:
-        report("series: %s: %s" % (os.path.basename(path), "builds (W=1)"
-                                   if ok else "does not build:"))
+    for path, ok, lines, compiled in built:
+        report("series: %s: %s" % (os.path.basename(path), (
+            "builds (W=1)" if compiled else "applies") if ok else
+            "does not build:" if compiled else "does not apply:"))
         for line in lines:
             report("series:   " + line)
         status |= not ok
