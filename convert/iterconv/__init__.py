@@ -17,6 +17,8 @@ says what it does and how to call it; each module does one part:
                 whole (no buffer left, conditions kept)
   report        the report: what was done, what callers see differently,
                 the author's decisions; the patch
+  series        --upstream: a git format-patch series against a tree,
+                the core patches first; checkpatch, built patch by patch
   preproc       #if conditions of each line, and where a name is defined
   text          C as text: comments, brackets, functions, expressions
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """scripts/convert [--native|--wrap] [--in-place] [--tree TREE|--no-tree]
                 FILE.c... [FILE.h...]
+   scripts/convert --upstream --tree TREE --out DIR FILE.c...
 
 Convert a legacy driver's .read/.write (and procfs' .proc_read) to
 .read_iter/.write_iter, with the semantic patches in convert/ run by
@@ -27,6 +28,16 @@ created; then what is left for the author to decide.
              is refused, with the compiler's errors.  The default is the
              kit's debug kernel's tree, if it is built (scripts/kernel
              cached debug); --no-tree compiles nothing.
+
+  --upstream --tree TREE --out DIR
+             the outputs (native, or wrapped) as a git format-patch
+             series against TREE, whose files FILE are, in DIR: the core
+             patches the outputs need and TREE lacks, then one patch per
+             module (series.py says more); no kit header in any.  Each
+             patch is checked with checkpatch --strict and compiled at its
+             place in the series, in a copy of TREE under build/upstream/
+             when TREE is a built kernel tree.  "series: ..." lines say
+             what was written and checked; a failed check exits 1.
 
 The files of one call are one module: a function and every fops that
 names it change together, in whichever file, or none of them does (a
@@ -68,11 +79,13 @@ import sys
 
 from .build import default_tree
 from .module import Header, Module
+from . import series
 from .report import diff
 
 
 def main(argv):
     mode, in_place, files, tree = "native", False, [], ""
+    upstream, outdir = False, None
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -82,6 +95,10 @@ def main(argv):
             in_place = True
         elif a == "--tree" and args:
             tree = args.pop(0)
+        elif a == "--upstream":
+            upstream = True
+        elif a == "--out" and args:
+            outdir = args.pop(0)
         elif a == "--no-tree":
             tree = None
         elif a.startswith("-"):
@@ -89,7 +106,7 @@ def main(argv):
             break
         else:
             files.append(a)
-    if not files:
+    if not files or upstream and not (tree and outdir and not in_place):
         print(__doc__.split("\n\n")[0], file=sys.stderr)
         return 2
     if tree == "":
@@ -100,7 +117,10 @@ def main(argv):
         return 2
     status = 0
     missing = [p for p in files if not os.path.isfile(p)]
-    module = Module([p for p in files if p not in missing], mode, tree)
+    module = Module([p for p in files if p not in missing], mode,
+                    tree if not upstream or os.path.isfile(
+                        os.path.join(tree, "Module.symvers")) else None)
+    module.proxy_iter = upstream
     module.convert()
     done = {f.path: f for f in module.files + module.headers}
     for path in files:
@@ -124,9 +144,14 @@ def main(argv):
         else:
             for line in f.report():
                 print(line, file=sys.stderr)
+        if upstream:
+            continue
         if in_place:
             with open(path, "w") as fh:
                 fh.write(f.out)
         else:
             sys.stdout.write(diff(path, f.text, f.out))
+    if upstream:
+        status |= series.run(module, tree, outdir, lambda line: print(
+            line, file=sys.stderr))
     return status

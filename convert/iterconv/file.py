@@ -189,7 +189,7 @@ class File(Rewrite, FileChecks, Report):
         out = self.tidy(out)
         out = self.align(out)
         self.verify(out)
-        self.decisions(out)
+        self.decisions()
         return out
 
     def changed_by(self, p, before, after, done):

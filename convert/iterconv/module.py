@@ -34,6 +34,9 @@ class Module(ModuleRegistration, ModuleChecks):
     def __init__(self, paths, mode, tree=None):
         self.paths, self.mode = paths, mode
         self.tree = tree		# compile the outputs against it
+        # debugfs' full proxy passes .read_iter/.write_iter on (upstream
+        # mode's core patch): no move to debugfs_create_file_unsafe()
+        self.proxy_iter = False
         self.built = None		# the originals' compile
         self.many = len(paths) > 1
         self.files, self.headers = [], []
@@ -223,7 +226,8 @@ class Module(ModuleRegistration, ModuleChecks):
                     for o, field in us:
                         stays[o].setdefault(field, "not converted")
             for group in self.groups(touched):
-                fault = self.unmovable(group, stays)
+                fault = (self.proxy_fault if self.proxy_iter else
+                         self.unmovable)(group, stays)
                 for o in group:
                     if not isinstance(o, Fops):
                         continue
@@ -233,7 +237,7 @@ class Module(ModuleRegistration, ModuleChecks):
                             why = "shares a debugfs_create_file() with " \
                                 "%s: %s" % (culprit.name, why)
                         o.keep, o.move, changed = why, False, True
-                    elif not fault:
+                    elif not fault and not self.proxy_iter:
                         o.move = True
             if not changed:
                 break

@@ -597,6 +597,8 @@ class ModuleRegistration:
             return
         kinds = {s.kind for s in o.sites}
         fixed = [s for s in o.sites if s.kind == "debugfs_fixed"]
+        if self.proxy_iter:	# debugfs' full proxy passes them on
+            return
         if fixed:
             o.keep = ("%s (%s): debugfs' full proxy passes .read/.write "
                       "only, and has no _unsafe form" % (fixed[0].what,
@@ -624,8 +626,10 @@ class ModuleRegistration:
             return x
         calls = collections.defaultdict(set)
         for o in touched:
+            proxied = {"debugfs", "debugfs_fixed"} if self.proxy_iter \
+                else {"debugfs"}
             if o.keep or not o.sites or \
-                    "debugfs" not in {s.kind for s in o.sites}:
+                    not proxied & {s.kind for s in o.sites}:
                 continue
             for s in o.sites:
                 for name in (s.reach if s.reach is not None else
@@ -676,6 +680,24 @@ class ModuleRegistration:
                           "debugfs_create_file() proxies .read only")
         return None
 
+    def proxy_fault(self, group, stays):
+        """With debugfs' full proxy taught .read_iter/.write_iter (upstream
+        mode's core patch): why a group of fops must stay legacy, or None.
+        The proxy passes on .read/.write or .read_iter/.write_iter, never
+        a mix."""
+        for o in group:
+            if not isinstance(o, Fops):
+                return None, ("%s reaches the same debugfs_create_file(), and "
+                              "isn't a fops these files define" % o)
+            if o.keep:
+                return o, o.keep
+            for field in ("read", "write"):
+                if field in o.fields and field in stays.get(o, {}):
+                    return o, ("its .%s stays legacy, and debugfs' full "
+                               "proxy passes on .read/.write or .read_iter/"
+                               ".write_iter, never both" % field)
+        return None
+
     def describe(self, o):
         """The report's line for fops o: how its files are created, and
         what was done about it."""
@@ -691,6 +713,10 @@ class ModuleRegistration:
         if not o.sites:		# moves with a group it shares a call with
             line = "checked: debugfs_create_file(), with the fops it " \
                 "shares a call with"
+        if self.proxy_iter and any(s.kind.startswith("debugfs") and
+                                   s.kind != "debugfs_unsafe"
+                                   for s in o.sites or []):
+            line += ": through the full proxy's read_iter/write_iter"
         if o.move:
             guarded = [{"read": "read_iter", "write": "write_iter"}.get(f, f)
                        for f in ("read", "write", "poll", "unlocked_ioctl",

@@ -7,15 +7,14 @@ import re
 import subprocess
 import tempfile
 
-from .text import enclosing, function_span, split_top, strip_comments
+from .text import enclosing, function_span, split_top
 
 
 class Report:
     """File's part: its report."""
 
-    def decisions(self, out):
+    def decisions(self):
         """What the author decides, per fops with a converted function."""
-        code = strip_comments(out)
         conv = lambda n: self.reads.get(n) or self.writes.get(n) or (
             self.foreign_mode.get(n) if n in self.foreign else None)
         seen = set()

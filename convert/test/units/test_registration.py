@@ -4,7 +4,8 @@ fops on (Wiring), read without spatch."""
 
 import unittest
 
-from iterconv.registration import Unknown, Wiring
+from iterconv.registration import Fops, ModuleRegistration, Unknown, \
+    Wiring
 from iterconv.text import strip_comments
 
 FOPS = "static const struct file_operations ops = { .read = r };\n"
@@ -72,6 +73,26 @@ class Sites(unittest.TestCase):
                 ("EXPORT_SYMBOL(ops);\n", "exported")]:
             with self.assertRaisesRegex(Unknown, why):
                 sites(body)
+
+
+class ProxyIter(unittest.TestCase):
+    """Upstream mode: debugfs' full proxy passes .read_iter/.write_iter
+    on, or .read/.write, never a mix of them."""
+
+    def test_proxy_fault(self):
+        o = Fops(None, "a_fops")
+        o.fields = {"read": "a_read", "write": "a_write"}
+        reg = ModuleRegistration()
+        self.assertIsNone(reg.proxy_fault([o], {}))
+        culprit, why = reg.proxy_fault([o], {o: {"write": "not converted"}})
+        self.assertIs(culprit, o)
+        self.assertIn(".write stays legacy", why)
+        self.assertIsNone(reg.proxy_fault([o], {o: {"poll": "x"}}))
+        culprit, why = reg.proxy_fault([o, "other_fops"], {})
+        self.assertIsNone(culprit)
+        self.assertIn("isn't a fops these files define", why)
+        o.keep = "registered nowhere"
+        self.assertEqual(reg.proxy_fault([o], {}), (o, "registered nowhere"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,711 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Upstream mode (--upstream): the module's outputs as a git format-patch
+series against a kernel tree.  First the core patches the outputs need
+and the tree lacks (the RFC's helpers, which mainline never merged),
+then one patch per module of the call (a Makefile's NAME-y/-objs, or
+one .c file), with a kernel-style subject and a message saying what
+callers see differently and what was checked.  No kit header in any
+patch: a file that needs a kit name no core patch provides is left out,
+with the reason.  Then the checks: checkpatch --strict on each patch,
+and each patch compiled at its place in the series (W=1, the objects it
+touches only) in a copy of the tree under build/."""
+
+import collections
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import textwrap
+
+from .build import TOP, compile_module
+
+KIT_INCLUDE = re.compile(
+    r'^[ \t]*#[ \t]*include[ \t]+"(?:iterkit|debugfs_iter|compat)\.h"'
+    r'[^\n]*\n(?:[ \t]*\n(?=[ \t]*\n|#include <))?', re.M)
+# Kit names that no core patch here provides yet: a file using one is
+# left out of the series.
+UNSUPPORTED = re.compile(r"\b(kstrto\w+_from_iter|DEBUGFS_\w+_SAFE)\b")
+
+SIMPLE_DECL = """\
+ssize_t simple_copy_to_iter(const void *from, loff_t *ppos, size_t available,
+			    struct iov_iter *to);
+ssize_t simple_copy_from_iter(void *to, loff_t *ppos, size_t available,
+			      struct iov_iter *from);
+"""
+
+SIMPLE_DEF = """
+/**
+ * simple_copy_to_iter - copy data from the buffer to an iterator
+ * @from: the buffer to read from
+ * @ppos: the current position in the buffer
+ * @available: the size of the buffer
+ * @to: the iterator to copy to
+ *
+ * simple_read_from_buffer() for ->read_iter(): copies up to
+ * iov_iter_count(@to) bytes from @from + *@ppos, but not past @available,
+ * and advances *@ppos and @to by the bytes copied.
+ *
+ * Return: the bytes copied; 0 if *@ppos is at or past @available or @to
+ * is empty; -EINVAL if *@ppos is negative; -EFAULT if nothing could be
+ * copied.
+ */
+ssize_t simple_copy_to_iter(const void *from, loff_t *ppos, size_t available,
+			    struct iov_iter *to)
+{
+	loff_t pos = *ppos;
+	size_t count = iov_iter_count(to);
+	size_t copied;
+
+	if (pos < 0)
+		return -EINVAL;
+	if (pos >= available || !count)
+		return 0;
+	count = min_t(size_t, count, available - pos);
+	copied = copy_to_iter(from + pos, count, to);
+	if (!copied)
+		return -EFAULT;
+	*ppos = pos + copied;
+	return copied;
+}
+EXPORT_SYMBOL(simple_copy_to_iter);
+
+/**
+ * simple_copy_from_iter - copy data from an iterator to the buffer
+ * @to: the buffer to write to
+ * @ppos: the current position in the buffer
+ * @available: the size of the buffer
+ * @from: the iterator to copy from
+ *
+ * simple_write_to_buffer() for ->write_iter(): copies up to
+ * iov_iter_count(@from) bytes to @to + *@ppos, but not past @available,
+ * and advances *@ppos and @from by the bytes copied.
+ *
+ * Return: the bytes copied; 0 if *@ppos is at or past @available or @from
+ * is empty; -EINVAL if *@ppos is negative; -EFAULT if nothing could be
+ * copied.
+ */
+ssize_t simple_copy_from_iter(void *to, loff_t *ppos, size_t available,
+			      struct iov_iter *from)
+{
+	loff_t pos = *ppos;
+	size_t count = iov_iter_count(from);
+	size_t copied;
+
+	if (pos < 0)
+		return -EINVAL;
+	if (pos >= available || !count)
+		return 0;
+	count = min_t(size_t, count, available - pos);
+	copied = copy_from_iter(to + pos, count, from);
+	if (!copied)
+		return -EFAULT;
+	*ppos = pos + copied;
+	return copied;
+}
+EXPORT_SYMBOL(simple_copy_from_iter);
+"""
+
+VFS_DECL = """\
+ssize_t vfs_read_iter(struct kiocb *iocb, struct iov_iter *to,
+		      ssize_t (*read)(struct file *, char __user *, size_t,
+				      loff_t *));
+ssize_t vfs_write_iter(struct kiocb *iocb, struct iov_iter *from,
+		       ssize_t (*write)(struct file *, const char __user *,
+					size_t, loff_t *));
+
+/*
+ * Drivers can use these to ease transition to using ->read_iter() instead
+ * of ->read(), and ->write_iter() instead of ->write().
+ */
+#define FOPS_READ_ITER_HELPER(name)					\\
+static ssize_t name##_iter(struct kiocb *iocb, struct iov_iter *to)	\\
+{									\\
+	return vfs_read_iter(iocb, to, name);				\\
+}
+
+#define FOPS_WRITE_ITER_HELPER(name)					\\
+static ssize_t name##_iter(struct kiocb *iocb, struct iov_iter *from)	\\
+{									\\
+	return vfs_write_iter(iocb, from, name);			\\
+}
+
+"""
+
+VFS_DEF = """
+static ssize_t vfs_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
+			   ssize_t (*read)(struct file *, char __user *,
+					   size_t, loff_t *),
+			   ssize_t (*write)(struct file *, const char __user *,
+					    size_t, loff_t *))
+{
+	struct file *file = iocb->ki_filp;
+	loff_t *ppos = (file->f_mode & FMODE_STREAM) ? NULL : &iocb->ki_pos;
+	ssize_t ret = 0;
+
+	/* A legacy method takes a __user pointer: nothing else reaches it. */
+	if (!user_backed_iter(iter))
+		return -EINVAL;
+	/* Nor can it be told not to block, unless the file says so. */
+	if ((iocb->ki_flags & IOCB_NOWAIT) && !(file->f_flags & O_NONBLOCK))
+		return -EAGAIN;
+	/* readv() of nothing never reached ->read(); read(fd, buf, 0) did. */
+	if (!iov_iter_count(iter) && !iter_is_ubuf(iter))
+		return 0;
+
+	do {
+		void __user *buf = iter_iov_addr(iter);
+		size_t len = iter_is_ubuf(iter) ? iov_iter_count(iter) :
+			     min(iov_iter_count(iter), iter_iov_len(iter));
+		ssize_t nr;
+
+		if (read)
+			nr = read(file, buf, len, ppos);
+		else
+			nr = write(file, buf, len, ppos);
+		if (nr < 0) {
+			if (!ret)
+				ret = nr;
+			break;
+		}
+		ret += nr;
+		iov_iter_advance(iter, nr);
+		if ((size_t)nr != len)
+			break;
+	} while (iov_iter_count(iter));
+
+	return ret;
+}
+
+/**
+ * vfs_read_iter - run a legacy ->read() as ->read_iter()
+ * @iocb: the kiocb passed to ->read_iter()
+ * @to: the destination passed to ->read_iter()
+ * @read: the legacy read method
+ *
+ * Calls @read once per segment of @to, as the VFS does for readv() on a
+ * file with ->read only, and stops at the first short or failed segment.
+ *
+ * Return: the bytes read, or an errno if nothing was: @read's, -EINVAL if
+ * @to is not user memory, -EAGAIN for IOCB_NOWAIT on a blocking file.
+ */
+ssize_t vfs_read_iter(struct kiocb *iocb, struct iov_iter *to,
+		      ssize_t (*read)(struct file *, char __user *, size_t,
+				      loff_t *))
+{
+	return vfs_rw_iter(iocb, to, read, NULL);
+}
+EXPORT_SYMBOL(vfs_read_iter);
+
+/**
+ * vfs_write_iter - run a legacy ->write() as ->write_iter()
+ * @iocb: the kiocb passed to ->write_iter()
+ * @from: the source passed to ->write_iter()
+ * @write: the legacy write method
+ *
+ * As vfs_read_iter(), for writing.
+ *
+ * Return: the bytes written, or an errno if nothing was.
+ */
+ssize_t vfs_write_iter(struct kiocb *iocb, struct iov_iter *from,
+		       ssize_t (*write)(struct file *, const char __user *,
+					size_t, loff_t *))
+{
+	return vfs_rw_iter(iocb, from, NULL, write);
+}
+EXPORT_SYMBOL(vfs_write_iter);
+"""
+
+ITER_DEF = """
+/* get_user() and put_user() for iterators: 0, or nonzero if short. */
+#define put_iter(val, to)	(!copy_to_iter_full(&(val), sizeof(val), to))
+#define get_iter(val, from)	(!copy_from_iter_full(&(val), sizeof(val), from))
+"""
+
+
+def after(text, pattern, insert):
+    """text with insert after the first match of pattern (a whole line
+    or more), or None if it has none."""
+    m = re.search(pattern, text, re.M | re.S)
+    if not m:
+        return None
+    return text[:m.end()] + insert + text[m.end():]
+
+
+def before_last_endif(text, insert):
+    i = text.rfind("\n#endif")
+    return None if i < 0 else text[:i] + insert + text[i:]
+
+
+def ensure_include(text, header):
+    """text with #include <header> among its <linux/...> includes."""
+    if re.search(r"^#include <%s>" % re.escape(header), text, re.M):
+        return text
+    lines = [m for m in re.finditer(r"^#include <linux/[^>]+>\n", text, re.M)]
+    if not lines:
+        return None
+    for m in lines:		# sorted in place where they are sorted
+        if m.group(0) > "#include <%s>\n" % header:
+            return text[:m.start()] + "#include <%s>\n" % header + \
+                text[m.start():]
+    return text[:lines[-1].end()] + "#include <%s>\n" % header + \
+        text[lines[-1].end():]
+
+
+def replace(text, old, new):
+    """text with old replaced by new, once, or None if it has no old."""
+    return text.replace(old, new, 1) if text and old in text else None
+
+
+DEBUGFS_FUNCS = """
+FULL_PROXY_FUNC(read_iter, ssize_t, iocb->ki_filp,
+		PROTO(struct kiocb *iocb, struct iov_iter *to),
+		ARGS(iocb, to), HAS_READ_ITER, -EINVAL);
+
+FULL_PROXY_FUNC(write_iter, ssize_t, iocb->ki_filp,
+		PROTO(struct kiocb *iocb, struct iov_iter *from),
+		ARGS(iocb, from), HAS_WRITE_ITER, -EINVAL);
+"""
+
+DEBUGFS_FOPS = """
+/* The same, for a file whose real fops have .read_iter or .write_iter. */
+const struct file_operations debugfs_full_proxy_iter_file_operations = {
+	.open = full_proxy_open_regular,
+	.release = full_proxy_release,
+	.llseek = full_proxy_llseek,
+	.read_iter = full_proxy_read_iter,
+	.write_iter = full_proxy_write_iter,
+	.poll = full_proxy_poll,
+	.unlocked_ioctl = full_proxy_unlocked_ioctl
+};
+"""
+
+
+def debugfs_file(t):
+    t = replace(t, "\t\t\tif (ops->poll)\n\t\t\t\tmethods |= HAS_POLL;\n",
+                "\t\t\tif (ops->poll)\n\t\t\t\tmethods |= HAS_POLL;\n"
+                "\t\t\tif (ops->read_iter)\n"
+                "\t\t\t\tmethods |= HAS_READ_ITER;\n"
+                "\t\t\tif (ops->write_iter)\n"
+                "\t\t\t\tmethods |= HAS_WRITE_ITER;\n")
+    t = t and after(t, r"^FULL_PROXY_FUNC\(unlocked_ioctl,[^;]*;\n",
+                    DEBUGFS_FUNCS)
+    t = replace(t, "\t\t} else if (filp->f_op != "
+                "&debugfs_full_proxy_file_operations) {\n",
+                "\t\t} else if (filp->f_op != "
+                "&debugfs_full_proxy_file_operations &&\n"
+                "\t\t\t   filp->f_op != "
+                "&debugfs_full_proxy_iter_file_operations) {\n")
+    return t and after(t, r"^const struct file_operations "
+                       r"debugfs_full_proxy_file_operations = \{.*?^\};\n",
+                       DEBUGFS_FOPS)
+
+
+def debugfs_inode(t):
+    return replace(t, """{
+	return __debugfs_create_file(name, mode, parent, data, aux,
+				&debugfs_full_proxy_file_operations,
+				fops);
+}""", """{
+	const struct file_operations *proxy_fops =
+		&debugfs_full_proxy_file_operations;
+
+	if (fops && (fops->read_iter || fops->write_iter))
+		proxy_fops = &debugfs_full_proxy_iter_file_operations;
+	return __debugfs_create_file(name, mode, parent, data, aux,
+				     proxy_fops, fops);
+}""")
+
+
+def debugfs_internal(t):
+    t = replace(t, "extern const struct file_operations "
+                "debugfs_full_proxy_file_operations;\n",
+                "extern const struct file_operations "
+                "debugfs_full_proxy_file_operations;\n"
+                "extern const struct file_operations "
+                "debugfs_full_proxy_iter_file_operations;\n")
+    return replace(t, "\tHAS_IOCTL = 16\n};",
+                   "\tHAS_IOCTL = 16,\n\tHAS_READ_ITER = 32,\n"
+                   "\tHAS_WRITE_ITER = 64\n};")
+
+
+# Each core patch: the names it provides, the tree's file that has them
+# once it is in, its subject and message, and how it changes each file.
+CORE = [
+    {"names": ("simple_copy_to_iter", "simple_copy_from_iter"),
+     "has": "include/linux/fs.h",
+     "subject": "fs: add simple_copy_to_iter() and simple_copy_from_iter()",
+     "body": "simple_read_from_buffer() and simple_write_to_buffer() take a "
+             "__user pointer, so a driver moving its .read/.write to "
+             ".read_iter/.write_iter has nothing to call in their place. "
+             "Add the iterator forms, with the same contract: the copy is "
+             "bounded by the iterator's count and by the buffer's size, "
+             "*ppos and the iterator advance by what was copied.",
+     "edits": {
+         "include/linux/fs.h": lambda t: after(
+             t, r"^extern ssize_t simple_write_to_buffer\([^;]*;\n",
+             SIMPLE_DECL),
+         "fs/libfs.c": lambda t: after(
+             ensure_include(t, "linux/uio.h") or "",
+             r"^EXPORT_SYMBOL\(simple_write_to_buffer\);\n", SIMPLE_DEF)}},
+    {"names": ("FOPS_READ_ITER_HELPER", "FOPS_WRITE_ITER_HELPER",
+               "vfs_read_iter", "vfs_write_iter"),
+     "has": "include/linux/fs.h",
+     "subject": "fs: add helpers to run a legacy read/write as read_iter/"
+                "write_iter",
+     "body": "A driver whose .read or .write can't be rewritten for an "
+             "iterator yet can keep it and still drop .read/.write from its "
+             "file_operations: FOPS_READ_ITER_HELPER(fn) defines fn_iter(), "
+             "which calls fn once per user segment as the VFS does for "
+             "readv() on a .read-only file. Kernel-memory iterators get "
+             "-EINVAL, as they did, and IOCB_NOWAIT on a blocking file "
+             "gets -EAGAIN, since fn can't be told not to block. After Jens "
+             "Axboe's RFC \"Kill off old fops ->read() and ->write()\".",
+     "edits": {
+         "include/linux/fs.h": lambda t: after(
+             t, r"^extern ssize_t vfs_write\(struct file \*[^;]*;\n",
+             VFS_DECL),
+         "fs/read_write.c": lambda t: t + VFS_DEF}},
+    {"names": ("full_proxy_read_iter",),
+     "has": "fs/debugfs/file.c",
+     "wanted": re.compile(r"^\s*fops \w+: checked: .*debugfs_create_file"
+                          r".*: through the full proxy's", re.M),
+     "subject": "debugfs: let the full proxy pass on read_iter and "
+                "write_iter",
+     "body": "debugfs_create_file()'s full proxy calls a file's .read, "
+             ".write, .llseek, .poll and .unlocked_ioctl, each bracketed "
+             "against the file's removal, and nothing else: a driver moving "
+             "its debugfs file to .read_iter/.write_iter has to switch to "
+             "debugfs_create_file_unsafe() and bracket every method itself. "
+             "Give the proxy a second file_operations, chosen when the file "
+             "is created if its real fops have .read_iter or .write_iter, "
+             "that passes those on, bracketed the same way, in place of "
+             ".read and .write (the VFS calls .read before .read_iter, so "
+             "one proxy can't offer both).",
+     "edits": {"fs/debugfs/internal.h": debugfs_internal,
+               "fs/debugfs/file.c": debugfs_file,
+               "fs/debugfs/inode.c": debugfs_inode}},
+    {"names": ("get_iter", "put_iter"),
+     "has": "include/linux/uio.h",
+     "subject": "uio: add get_iter() and put_iter()",
+     "body": "get_user() and put_user() for an iterator: copy one "
+             "variable, all or nothing, and return nonzero if the iterator "
+             "was short. After Jens Axboe's RFC \"Kill off old fops "
+             "->read() and ->write()\".",
+     "edits": {"include/linux/uio.h": lambda t: before_last_endif(
+         t, ITER_DEF)}},
+]
+
+
+def strip_kit(old, new):
+    """new without its kit includes, and without the blank lines that
+    leaves where old had none."""
+    new = KIT_INCLUDE.sub("", new)
+    if "\n\n\n" not in old:
+        new = re.sub(r"\n{3,}", "\n\n", new)
+    return new
+
+
+def uses(text, name):
+    return re.search(r"\b%s\b" % re.escape(name), text) is not None
+
+
+def core_needed(tree, outputs, reports=""):
+    """The core patches the outputs (and the reports' lines) need and
+    tree lacks, in order."""
+    out = []
+    for c in CORE:
+        if "wanted" in c:
+            if not c["wanted"].search(reports):
+                continue
+        elif not any(uses(o, n) for o in outputs for n in c["names"]):
+            continue
+        with open(os.path.join(tree, c["has"]), errors="replace") as f:
+            have = f.read()
+        if not all(uses(have, n) for n in c["names"]):
+            out.append(c)
+    return out
+
+
+def groups(tree, paths):
+    """The call's .c files by module: a Makefile's NAME-y/-objs in their
+    directory, else one per file.  {name: [relative paths]}, in order."""
+    out = collections.OrderedDict()
+    for p in paths:
+        rel = os.path.relpath(p, tree)
+        d, base = os.path.split(rel)
+        name = base[:-2]
+        mk = os.path.join(tree, d, "Makefile")
+        if os.path.isfile(mk):
+            with open(mk, errors="replace") as f:
+                text = f.read().replace("\\\n", " ")
+            m = re.search(r"^\s*(\w+)-(?:y|objs|\$\(\w+\))\s*[:+]?=[^\n]*"
+                          r"\b%s\.o\b" % re.escape(name), text, re.M)
+            if m and m.group(1) not in ("obj", "lib", "ccflags"):
+                name = m.group(1)
+        out.setdefault((d, name), []).append(rel)
+    return out
+
+
+def prefix(tree, rels, name):
+    """A subject's prefix: the tree's git log's, for these files, else
+    the directory's last part and the module's name."""
+    if os.path.isdir(os.path.join(tree, ".git")):
+        p = subprocess.run(["git", "-C", tree, "log", "-n", "30",
+                            "--format=%s", "--"] + rels,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True)
+        seen = collections.Counter(s.rsplit(": ", 1)[0]
+                                   for s in p.stdout.splitlines()
+                                   if ": " in s and not
+                                   s.lower().startswith(("merge", "revert")))
+        if seen:
+            return seen.most_common(1)[0][0]
+    d = os.path.basename(os.path.dirname(rels[0])) or "misc"
+    return d if d == name else "%s: %s" % (d, name)
+
+
+def wrap(items, bullet="- "):
+    """Paragraph lines of a commit message, at most 72 columns."""
+    out = []
+    for s in items:
+        out += textwrap.wrap(s, 72, initial_indent=bullet,
+                             subsequent_indent=" " * len(bullet),
+                             break_on_hyphens=False, break_long_words=False)
+    return out
+
+
+def message(module_name, files, release):
+    """The commit message's body for one module's patch."""
+    callers, author, checked = [], [], []
+    for f in files:
+        for line in f.report():
+            line = line.strip()
+            if line.startswith("for callers: "):
+                callers.append(line[len("for callers: "):])
+            elif line.startswith("for the author: "):
+                author.append(line[len("for the author: "):])
+            elif line.startswith("fops ") and ": checked: " in line:
+                checked.append(line)
+            elif line.startswith("build: builds"):
+                checked.append("%s: %s against %s" % (
+                    os.path.basename(f.path), line[len("build: "):],
+                    release))
+    natives = [line.strip() for f in files for line in f.report()
+               if re.match(r"\s*\w+: (native|wrapped)\b", line)]
+    body = wrap(["Switch %s's file_operations from .read/.write to "
+                 ".read_iter/.write_iter.%s" % (module_name, (
+                     " A function converted natively takes the iterator; "
+                     "a wrapped one keeps its body and is run through "
+                     "FOPS_READ_ITER_HELPER() or FOPS_WRITE_ITER_HELPER(), "
+                     "once per segment as before.") if any(
+                         ": wrapped" in n for n in natives) else "")], "")
+    body += [""] + wrap(natives)
+    if callers:
+        body += ["", "What callers see differently:"] + wrap(callers)
+    if author:
+        body += ["", "Not done here, for the maintainer to decide:"] + \
+            wrap(author)
+    body += ["", "Checked (scripts/convert --upstream, iterkit):"] + \
+        wrap(checked)
+    return "\n".join(body)
+
+
+def git(repo, *args, **kw):
+    return subprocess.run(["git", "-C", repo] + list(args), check=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, **kw).stdout
+
+
+def plan(module, tree):
+    """(patches, left out): patches are (subject, body, {rel: (old,
+    new)}, {rel whose original doesn't build against tree}); left out
+    is [(path, why)]."""
+    live = [f for f in module.files if not f.refusal and not f.untouched]
+    left = []
+    outs = {}
+    for f in live:
+        new = strip_kit(f.text, f.out)
+        bad = sorted(set(UNSUPPORTED.findall(new)))
+        if bad:
+            left.append((f.path, "needs %s, which no core patch of "
+                         "upstream mode provides yet" % ", ".join(bad)))
+            continue
+        outs[f] = new
+    patches = []
+    reports = "\n".join(line for f in outs for line in f.report())
+    for c in core_needed(tree, list(outs.values()), reports):
+        edits = {}
+        for rel, edit in c["edits"].items():
+            with open(os.path.join(tree, rel)) as fh:
+                old = fh.read()
+            new = edit(old)
+            if not new:
+                raise RuntimeError("%s: no place for %s" % (rel, c["subject"]))
+            edits[rel] = (old, new)
+        patches.append((c["subject"], "\n".join(wrap([c["body"]], "")),
+                        edits, set()))
+    byname = {os.path.relpath(f.path, tree): f for f in outs}
+    unbuilt = {r for r, f in byname.items()
+               if any(x.startswith("build: not checked") for x in
+                      getattr(f, "build", []))}
+    release = os.path.basename(os.path.dirname(os.path.abspath(tree)))
+    for (d, name), rels in groups(tree, [f.path for f in outs]).items():
+        fs = [byname[r] for r in rels]
+        edits = {r: (byname[r].text, outs[byname[r]]) for r in rels}
+        for h in module.headers:
+            if h.out != h.text:
+                edits[os.path.relpath(h.path, tree)] = (h.text, h.out)
+        patches.append(("%s: convert to read/write iterators" %
+                        prefix(tree, rels, name),
+                        message(name, fs, release), edits,
+                        unbuilt & set(rels)))
+    return patches, left
+
+
+def write(patches, outdir):
+    """The series as git format-patch writes it, in outdir: [paths].
+    Author and Signed-off-by from git config (git commit -s)."""
+    os.makedirs(outdir, exist_ok=True)
+    with tempfile.TemporaryDirectory() as repo:
+        git(repo, "init", "-q")
+        for _, _, edits, _ in patches:	# the tree's files, as they were
+            for rel, (old, _) in edits.items():
+                p = os.path.join(repo, rel)
+                if not os.path.exists(p):
+                    os.makedirs(os.path.dirname(p), exist_ok=True)
+                    with open(p, "w") as fh:
+                        fh.write(old)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "base")
+        for subject, body, edits, _ in patches:
+            for rel, (_, new) in edits.items():
+                with open(os.path.join(repo, rel), "w") as fh:
+                    fh.write(new)
+            git(repo, "commit", "-q", "-s", "-a", "-F", "-",
+                input="%s\n\n%s\n" % (subject, body))
+        out = git(repo, "format-patch", "--no-signature",
+                  "-o", os.path.abspath(outdir), "HEAD~%d" % len(patches))
+    return out.split()
+
+
+def checkpatch(tree, patch):
+    """checkpatch --strict's findings on one patch: [lines]."""
+    script = os.path.join(tree, "scripts", "checkpatch.pl")
+    if not os.path.isfile(script):
+        kit = subprocess.run([os.path.join(TOP, "scripts", "kernel"),
+                              "checkpatch"], stdout=subprocess.PIPE,
+                             text=True).stdout.strip()
+        script = os.path.join(kit, "scripts", "checkpatch.pl")
+    p = subprocess.run([script, "--strict", "--no-tree", "--quiet",
+                        "--show-types", patch], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    return [line for line in p.stdout.splitlines()
+            if re.match(r"(ERROR|WARNING|CHECK):", line)]
+
+
+def scratch_tree(tree):
+    """A copy of tree to apply the series to, under build/: never the
+    tree itself (the kit's cache)."""
+    dest = os.path.join(TOP, "build", "upstream", "tree")
+    if os.path.isdir(dest):
+        shutil.rmtree(dest)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    subprocess.run(["cp", "-a", "--reflink=auto", tree, dest], check=True)
+    return dest
+
+
+def build_each(tree, patches, paths):
+    """Apply the series to a copy of tree patch by patch, compiling the
+    objects each touches (W=1): [(patch, ok, [lines], whether anything
+    was compiled)], or why not."""
+    if not os.path.isfile(os.path.join(tree, "Module.symvers")):
+        return "%s is not a built kernel tree" % tree
+    copy = scratch_tree(tree)
+    out = []
+    for (subject, _, edits, unbuilt), path in zip(patches, paths):
+        p = subprocess.run(["git", "apply", "--whitespace=nowarn", path],
+                           cwd=copy, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if p.returncode:
+            out.append((path, False, p.stdout.splitlines(), False))
+            break
+        lines, ok = [], True
+        # a core patch's objects in the tree; a driver's out of it
+        core = [r for r in edits if r.endswith(".c")] if subject in {
+            c["subject"] for c in CORE} else []
+        for rel in core:
+            q = subprocess.run(["make", "-C", copy, "W=1", rel[:-2] + ".o"],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True,
+                               env=dict(os.environ, LANG="C", LC_ALL="C"))
+            warn = [x for x in q.stdout.splitlines()
+                    if re.search(r"\b(error|warning):", x)]
+            if q.returncode or warn:
+                ok = False
+                lines += warn or q.stdout.splitlines()[-5:]
+        drivers = [r for r in edits if r not in core and r not in unbuilt]
+        lines += ["%s: not compiled: the original does not build against "
+                  "this tree" % r for r in sorted(unbuilt)]
+        if drivers:
+            res = compile_module(copy, [
+                (os.path.join(copy, r), open(os.path.join(copy, r)).read())
+                for r in drivers])
+            if isinstance(res, str):
+                ok, lines = False, lines + [res]
+            else:
+                for r, (built, diags) in res.items():
+                    if not built:
+                        ok = False
+                        lines += [x for kind, x in diags if kind == "error"]
+        out.append((path, ok, lines, bool(core or drivers)))
+        if not ok:
+            break
+    return out
+
+
+def run(module, tree, outdir, report):
+    """Upstream mode after the module's conversion: write the series,
+    check it; report(line) for each line to print.  0 if every check
+    passed, else 1."""
+    patches, left = plan(module, tree)
+    for path, why in left:
+        report("series: left out: %s: %s" % (path, why))
+    if not patches:
+        report("series: nothing to send")
+        return 1 if left else 0
+    paths = write(patches, outdir)
+    status = 1 if left else 0
+    for path in paths:
+        report("series: wrote " + path)
+        with open(path) as fh:
+            added = "".join(line[1:] for line in fh
+                            if line.startswith("+") and
+                            not line.startswith("+++"))
+            if KIT_INCLUDE.search(added):
+                report("series: %s: a kit include" % path)
+                status = 1
+        found = checkpatch(tree, path)
+        report("series: %s: checkpatch --strict: %s" % (
+            os.path.basename(path), "clean" if not found else
+            "%d findings" % len(found)))
+        for line in found:
+            report("series:   " + line)
+        status |= bool(found)
+    built = build_each(tree, patches, paths)
+    if isinstance(built, str):
+        report("series: build: not checked: " + built)
+        return status
+    for path, ok, lines, compiled in built:
+        report("series: %s: %s" % (os.path.basename(path), (
+            "builds (W=1)" if compiled else "applies") if ok else
+            "does not build:" if compiled else "does not apply:"))
+        for line in lines:
+            report("series:   " + line)
+        status |= not ok
+    for path in paths[len(built):]:
+        report("series: %s: not built (an earlier patch failed)" %
+               os.path.basename(path))
+    report("series: booting the tree with the series: not done (a "
+           "maintainer's target, not yet written)")
+    return status

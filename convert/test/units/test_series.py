@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of iterconv/series.py: the series' patches, planned from
+a module's outputs against a small tree, and written as git
+format-patch writes them."""
+
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+from iterconv import series
+
+FS_H = """#ifndef _LINUX_FS_H
+#define _LINUX_FS_H
+extern ssize_t vfs_read(struct file *, char __user *, size_t, loff_t *);
+extern ssize_t vfs_write(struct file *, const char __user *, size_t, loff_t *);
+extern ssize_t simple_write_to_buffer(void *to, size_t available, loff_t *ppos,
+		const void __user *from, size_t count);
+#endif
+"""
+LIBFS_C = """#include <linux/fs.h>
+#include <linux/slab.h>
+
+EXPORT_SYMBOL(simple_write_to_buffer);
+"""
+ORIG = """#include <linux/fs.h>
+
+static ssize_t a_read(struct file *f, char __user *b, size_t n, loff_t *p)
+{
+	return simple_read_from_buffer(b, n, p, "a", 1);
+}
+"""
+DEBUGFS = {
+    "fs/debugfs/internal.h": "extern const struct file_operations "
+    "debugfs_full_proxy_file_operations;\nenum {\n\tHAS_IOCTL = 16\n};\n",
+    "fs/debugfs/file.c": """			if (ops->poll)
+				methods |= HAS_POLL;
+FULL_PROXY_FUNC(unlocked_ioctl, long, filp,
+		ARGS(filp, cmd, arg), HAS_IOCTL, -ENOTTY);
+		} else if (filp->f_op != &debugfs_full_proxy_file_operations) {
+const struct file_operations debugfs_full_proxy_file_operations = {
+	.open = full_proxy_open_regular,
+};
+""",
+    "fs/debugfs/inode.c": """{
+	return __debugfs_create_file(name, mode, parent, data, aux,
+				&debugfs_full_proxy_file_operations,
+				fops);
+}
+"""}
+OUT = """#include <linux/fs.h>
+#include <linux/uio.h>
+
+#include "iterkit.h"
+
+static ssize_t a_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	return simple_copy_to_iter("a", &iocb->ki_pos, 1, to);
+}
+"""
+
+
+class File:
+    def __init__(self, path, text, out, lines=()):
+        self.path, self.text, self.out = path, text, out
+        self.refusal, self.untouched, self.build = None, None, []
+        self.lines = list(lines)
+
+    def report(self):
+        return self.lines
+
+
+class Module:
+    def __init__(self, files):
+        self.files, self.headers = files, []
+
+
+class Series(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.tree = self.tmp.name
+        for rel, text in (("include/linux/fs.h", FS_H),
+                          ("include/linux/uio.h", "#ifndef U\n#endif\n"),
+                          ("fs/libfs.c", LIBFS_C),
+                          ("fs/read_write.c", "#include <linux/uio.h>\n"),
+                          ("drivers/char/a.c", ORIG),
+                          *DEBUGFS.items(),
+                          ("drivers/char/b.c", ORIG.replace("a_", "b_")),
+                          ("drivers/misc/two/x.c", ORIG.replace("a_", "x_")),
+                          ("drivers/misc/two/Makefile",
+                           "obj-m += twin.o\ntwin-y := x.o \\\n\ty.o\n")):
+            p = os.path.join(self.tree, rel)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w") as f:
+                f.write(text)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def file(self, rel, out=OUT, lines=()):
+        return File(os.path.join(self.tree, rel), ORIG, out, lines)
+
+    def test_strip_kit(self):
+        self.assertEqual(series.strip_kit(ORIG, OUT),
+                         OUT.replace('#include "iterkit.h"\n\n', ""))
+        self.assertNotIn("\n\n\n", series.strip_kit(ORIG, OUT))
+        self.assertEqual(series.strip_kit("", '#include "debugfs_iter.h"\n'
+                                          '#include "compat.h"\nx\n'), "x\n")
+
+    def test_core_needed(self):
+        need = series.core_needed(self.tree, [OUT])
+        self.assertEqual([c["subject"] for c in need], [
+            "fs: add simple_copy_to_iter() and simple_copy_from_iter()"])
+        self.assertEqual(series.core_needed(self.tree, [ORIG]), [])
+        with open(os.path.join(self.tree, "include/linux/fs.h"), "a") as f:
+            f.write("ssize_t simple_copy_to_iter(void);\n"
+                    "ssize_t simple_copy_from_iter(void);\n")
+        self.assertEqual(series.core_needed(self.tree, [OUT]), [])
+        # debugfs' proxy: by the report's line for a fops, not by a name
+        line = ("  fops a_fops: checked: debugfs_create_file() (a.c:9): "
+                "through the full proxy's read_iter/write_iter")
+        self.assertEqual([c["subject"] for c in series.core_needed(
+            self.tree, [ORIG], line)], [
+            "debugfs: let the full proxy pass on read_iter and write_iter"])
+        self.assertEqual(series.core_needed(self.tree, [ORIG], line.replace(
+            "debugfs_create_file()", "misc device")), [])
+
+    def test_core_edits(self):
+        for c in series.CORE:
+            for rel, edit in c["edits"].items():
+                with open(os.path.join(self.tree, rel)) as f:
+                    old = f.read()
+                new = edit(old)
+                self.assertTrue(new and new != old, (c["subject"], rel))
+                for name in c["names"]:
+                    if rel == c["has"]:
+                        self.assertRegex(new, r"\b%s\b" % name)
+        core = {c["subject"].split(":")[0]: c for c in series.CORE}
+        new = core["debugfs"]["edits"]["fs/debugfs/file.c"](
+            DEBUGFS["fs/debugfs/file.c"])
+        self.assertIn("methods |= HAS_READ_ITER;", new)
+        self.assertIn("FULL_PROXY_FUNC(read_iter,", new)
+        self.assertIn(".write_iter = full_proxy_write_iter,", new)
+        self.assertIn("&debugfs_full_proxy_iter_file_operations) {", new)
+        libfs = series.CORE[0]["edits"]["fs/libfs.c"](LIBFS_C)
+        self.assertIn("#include <linux/slab.h>\n#include <linux/uio.h>\n",
+                      libfs)
+
+    def test_groups_and_prefix(self):
+        g = series.groups(self.tree, [
+            os.path.join(self.tree, p) for p in
+            ("drivers/char/a.c", "drivers/misc/two/x.c", "drivers/char/b.c")])
+        self.assertEqual(list(g.items()), [
+            (("drivers/char", "a"), ["drivers/char/a.c"]),
+            (("drivers/misc/two", "twin"), ["drivers/misc/two/x.c"]),
+            (("drivers/char", "b"), ["drivers/char/b.c"])])
+        self.assertEqual(series.prefix(self.tree, ["drivers/char/a.c"], "a"),
+                         "char: a")
+        self.assertEqual(series.prefix(self.tree, ["drivers/misc/two/x.c"],
+                                       "twin"), "two: twin")
+
+    def test_plan(self):
+        left = self.file("drivers/char/b.c", OUT.replace(
+            "simple_copy_to_iter", "kstrtou32_from_iter"))
+        patches, out = series.plan(Module([
+            self.file("drivers/char/a.c", lines=[
+                "  a_read: native (simple-buffer)",
+                "  for callers: a_read_iter: one call per readv()"]),
+            left]), self.tree)
+        self.assertEqual(out, [(left.path, "needs kstrtou32_from_iter, which "
+                                "no core patch of upstream mode provides "
+                                "yet")])
+        self.assertEqual([p[0] for p in patches], [
+            "fs: add simple_copy_to_iter() and simple_copy_from_iter()",
+            "char: a: convert to read/write iterators"])
+        self.assertEqual(sorted(patches[0][2]), ["fs/libfs.c",
+                                                 "include/linux/fs.h"])
+        self.assertIn("- a_read_iter: one call per readv()", patches[1][1])
+        self.assertNotIn("iterkit.h", patches[1][2]["drivers/char/a.c"][1])
+
+    def test_write(self):
+        patches, _ = series.plan(Module([self.file("drivers/char/a.c")]),
+                                 self.tree)
+        env = dict(os.environ, GIT_AUTHOR_NAME="A U Thor",
+                   GIT_AUTHOR_EMAIL="a@example.org",
+                   GIT_COMMITTER_NAME="A U Thor",
+                   GIT_COMMITTER_EMAIL="a@example.org")
+        old = dict(os.environ)
+        os.environ.update(env)
+        try:
+            paths = series.write(patches, os.path.join(self.tree, "out"))
+        finally:
+            os.environ.clear()
+            os.environ.update(old)
+        self.assertEqual([os.path.basename(p) for p in paths], [
+            "0001-fs-add-simple_copy_to_iter-and-simple_copy_from_iter"
+            ".patch", "0002-char-a-convert-to-read-write-iterators.patch"])
+        with open(paths[1]) as f:
+            text = f.read()
+        self.assertIn("Subject: [PATCH 2/2] char: a: convert to read/write "
+                      "iterators\n", text)
+        self.assertIn("Signed-off-by: A U Thor <a@example.org>\n", text)
+        self.assertNotRegex(text, r'\+#include "iterkit\.h"')
+        # The series applies to the tree, in order.
+        for p in paths:
+            subprocess.run(["git", "apply", "--check", p], cwd=self.tree,
+                           check=True)
+            subprocess.run(["git", "apply", p], cwd=self.tree, check=True)
+        with open(os.path.join(self.tree, "include/linux/fs.h")) as f:
+            self.assertTrue(re.search(r"simple_copy_to_iter", f.read()))
+
+
+if __name__ == "__main__":
+    unittest.main()
