@@ -172,7 +172,8 @@ modules:
 LOCK = lockdir=$(CURDIR)/build/locks lock_tag=make; \
 	. $(CURDIR)/scripts/lib/lock.sh; lock
 
-SUM = find $$src $(CURDIR)/common $(CURDIR)/tests/hooks -maxdepth 1 -type f | \
+SUM = find $$src $(CURDIR)/common $(wildcard $(CURDIR)/tests/hooks) \
+	-maxdepth 1 -type f | \
 	sort | \
 	xargs cat $$kdir/Module.symvers | md5sum
 
