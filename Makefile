@@ -138,7 +138,8 @@ TEST_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -pthread
 
 export KERNELS DRIVERS JOBS
 
-.PHONY: all modules modules-for tests setup help help-kit help-handout check demo kit-only lint diff doctest doctest-update
+.PHONY: all modules modules-for tests setup help help-kit help-handout
+.PHONY: check demo kit-only lint diff doctest doctest-update
 .PHONY: matrix bench debug vm lab grade grade-class handout hint
 .PHONY: clean kernels clean-kernels kernel-debug coverage faults
 .PHONY: compile_commands.json site site-check
@@ -238,7 +239,8 @@ build/tests/%: tests/%.c $(wildcard tests/*.h)
 # Another architecture's: its cross compiler (scripts/arch), and liburing
 # from its liburing-dev (scripts/kernel userland: in the kernel cache).
 XCC := $(shell scripts/arch vars $(XARCH) | sed -n 's/.* cc=\([^ ]*\).*/\1/p')
-XUSERLAND = $(eval XUSERLAND := $(shell scripts/kernel userland $(XARCH)))$(XUSERLAND)
+XUSERLAND = $(eval XUSERLAND := \
+	$(shell scripts/kernel userland $(XARCH)))$(XUSERLAND)
 build/tests-$(XARCH)/%: tests/%.c $(wildcard tests/*.h)
 	@mkdir -p $(@D)
 	$(XCC) $(TEST_CFLAGS) -I$(XUSERLAND)/usr/include -o $@.tmp$$$$ $< \
@@ -320,10 +322,12 @@ convert:
 # build/convert/DRIVER/{wrapped,native} with the report in convert.log;
 # made again when the sources or the converter change.
 CONVERTER := scripts/convert $(wildcard convert/*.cocci convert/iterconv/*.py)
-convert-outputs: $(foreach d,$(DRIVERS),build/convert/$(d)/wrapped/Kbuild build/convert/$(d)/native/Kbuild)
+convert-outputs: $(foreach d,$(DRIVERS),\
+	build/convert/$(d)/wrapped/Kbuild build/convert/$(d)/native/Kbuild)
 
 .SECONDEXPANSION:
-build/convert/%/Kbuild: $$(dir $$*)legacy/Kbuild $$(wildcard $$(dir $$*)legacy/*.c) $(CONVERTER)
+build/convert/%/Kbuild: $$(dir $$*)legacy/Kbuild \
+		$$(wildcard $$(dir $$*)legacy/*.c) $(CONVERTER)
 	@rm -rf $(@D) && mkdir -p $(@D) && cp $(dir $*)legacy/*.c $(@D)/
 	@scripts/convert --$(if $(filter wrapped,$(notdir $*)),wrap,native) \
 		--no-tree --in-place $(@D)/*.c 2>$(@D)/convert.log || \
