@@ -563,10 +563,42 @@ def plan(module, tree):
     return patches, left
 
 
-def write(patches, outdir):
+# The author when git has none: a name and an address (RFC 2606's
+# .invalid: never delivered) for the user to replace before sending.
+PLACEHOLDER = ("Your Name", "you@example.invalid")
+
+
+def identity(tree):
+    """(name, email, whether it is the user's): GIT_AUTHOR_NAME and
+    GIT_AUTHOR_EMAIL (EMAIL too) or git config's user.name and user.email,
+    as tree's repository (if it is one) sees them; PLACEHOLDER's for each
+    that none sets.  Never what git would guess from the host's names."""
+    def config(key):
+        p = subprocess.run(["git", "config", "--get", key],
+                           cwd=tree if os.path.isdir(tree) else None,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True)
+        return p.stdout.strip()
+    name = os.environ.get("GIT_AUTHOR_NAME") or config("user.name")
+    email = os.environ.get("GIT_AUTHOR_EMAIL") or config("user.email") or \
+        os.environ.get("EMAIL")
+    return (name or PLACEHOLDER[0], email or PLACEHOLDER[1],
+            bool(name and email))
+
+
+def write(patches, outdir, ident=PLACEHOLDER):
     """The series as git format-patch writes it, in outdir: [paths].
-    Author and Signed-off-by from git config (git commit -s)."""
+    Author and Signed-off-by (git commit -s) are ident, (name, email),
+    given to git in its environment: nothing is read from or written to
+    the user's git config here."""
     os.makedirs(outdir, exist_ok=True)
+    env = dict(os.environ, GIT_AUTHOR_NAME=ident[0],
+               GIT_AUTHOR_EMAIL=ident[1], GIT_COMMITTER_NAME=ident[0],
+               GIT_COMMITTER_EMAIL=ident[1])
+
+    def commit(*args, **kw):	# no signing, no hooks of the user's
+        git(repo, "-c", "commit.gpgSign=false", "commit", "-q",
+            "--no-verify", *args, env=env, **kw)
     with tempfile.TemporaryDirectory() as repo:
         git(repo, "init", "-q")
         for _, _, edits, _ in patches:	# the tree's files, as they were
@@ -577,13 +609,13 @@ def write(patches, outdir):
                     with open(p, "w") as fh:
                         fh.write(old)
         git(repo, "add", "-A")
-        git(repo, "commit", "-q", "-m", "base")
+        commit("-m", "base")
         for subject, body, edits, _ in patches:
             for rel, (_, new) in edits.items():
                 with open(os.path.join(repo, rel), "w") as fh:
                     fh.write(new)
-            git(repo, "commit", "-q", "-s", "-a", "-F", "-",
-                input="%s\n\n%s\n" % (subject, body))
+            commit("-s", "-a", "-F", "-",
+                   input="%s\n\n%s\n" % (subject, body))
         out = git(repo, "format-patch", "--no-signature",
                   "-o", os.path.abspath(outdir), "HEAD~%d" % len(patches))
     return out.split()
@@ -674,8 +706,13 @@ def run(module, tree, outdir, report):
     if not patches:
         report("series: nothing to send")
         return 1 if left else 0
-    paths = write(patches, outdir)
+    name, email, own = identity(tree)
+    paths = write(patches, outdir, (name, email))
     status = 1 if left else 0
+    report("series: author and Signed-off-by: %s <%s>%s" % (
+        name, email, "" if own else
+        ": a placeholder, since git has no user.name or user.email: "
+        "replace it in each patch (or set both and run again)"))
     for path in paths:
         report("series: wrote " + path)
         with open(path) as fh:
