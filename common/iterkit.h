@@ -40,10 +40,12 @@ typedef ssize_t (*kit_legacy_read_t)(struct file *, char __user *, size_t,
 typedef ssize_t (*kit_legacy_write_t)(struct file *, const char __user *,
 				      size_t, loff_t *);
 
-/* Length of the user segment a user-backed iterator is at. */
+/*
+ * Length of the user segment a user-backed iterator is at.  An ITER_UBUF is
+ * one segment; see compat.h about iter_iov_len().
+ */
 static inline size_t kit_iter_seg_len(const struct iov_iter *i)
 {
-	/* ITER_UBUF is one segment; see compat.h about iter_iov_len(). */
 	if (iter_is_ubuf(i))
 		return iov_iter_count(i);
 	return min(iov_iter_count(i), iter_iov_len(i));

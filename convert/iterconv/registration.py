@@ -9,7 +9,7 @@ import os
 import re
 
 from .text import before, enclosing, function_span, line_of, match_close, \
-    norm, postfix_start, split_top
+    match_open, norm, postfix_start, split_top
 
 
 # they make of it.  Only debugfs' full proxy stands between the VFS and a
@@ -170,18 +170,10 @@ class Wiring:
             return m.group(1), bool(m.group(2))
         m = re.search(r"\}\s*\w+\s*((?:\[[^\]]*\]\s*)*)$", d)
         if m:
-            close = m.start()
-            depth = 0
-            for k in range(close, -1, -1):
-                if code[k] == "}":
-                    depth += 1
-                elif code[k] == "{":
-                    depth -= 1
-                    if depth == 0:
-                        tag = re.search(r"\bstruct\s+(\w+)\s*$", code[:k])
-                        if not tag:
-                            return None
-                        return tag.group(1), bool(m.group(1))
+            k = match_open(code, m.start())
+            tag = k >= 0 and re.search(r"\bstruct\s+(\w+)\s*$", code[:k])
+            if tag:
+                return tag.group(1), bool(m.group(1))
         return None
 
     @staticmethod
@@ -653,15 +645,26 @@ class ModuleRegistration:
                   not o.static()]
         return others[0] if len(others) == 1 else None
 
-    def unmovable(self, group, stays):
-        """Why a group of fops can't move to debugfs_create_file_unsafe(),
-        or None: (the fops at fault, or None for all, and why)."""
+    @staticmethod
+    def group_fault(group):
+        """Why a group of fops reaching one debugfs_create_file() can't
+        change at all, or None: (the fops at fault, or None for all, and
+        why).  One of the group isn't a fops these files define, or stays
+        legacy for a reason of its own."""
         for o in group:
             if not isinstance(o, Fops):
                 return None, ("%s reaches the same debugfs_create_file(), and "
                               "isn't a fops these files define" % o)
             if o.keep:
                 return o, o.keep
+        return None
+
+    def unmovable(self, group, stays):
+        """Why a group of fops can't move to debugfs_create_file_unsafe(),
+        or None: (the fops at fault, or None for all, and why)."""
+        fault = self.group_fault(group)
+        if fault:
+            return fault
         for o in sorted(group, key=lambda o: o.name):
             for field, value in sorted(o.fields.items()):
                 if field not in PROXIED and field not in UNBRACKETED:
@@ -685,12 +688,10 @@ class ModuleRegistration:
         mode's core patch): why a group of fops must stay legacy, or None.
         The proxy passes on .read/.write or .read_iter/.write_iter, never
         a mix."""
+        fault = self.group_fault(group)
+        if fault:
+            return fault
         for o in group:
-            if not isinstance(o, Fops):
-                return None, ("%s reaches the same debugfs_create_file(), and "
-                              "isn't a fops these files define" % o)
-            if o.keep:
-                return o, o.keep
             for field in ("read", "write"):
                 if field in o.fields and field in stays.get(o, {}):
                     return o, ("its .%s stays legacy, and debugfs' full "

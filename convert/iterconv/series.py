@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Upstream mode (--upstream): the module's outputs as a git format-patch
 series against a kernel tree.  First the core patches the outputs need
-and the tree lacks (the RFC's helpers, which mainline never merged),
-then one patch per module of the call (a Makefile's NAME-y/-objs, or
+and the tree lacks (the RFC's helpers, which mainline never merged: what
+they do is common/iterkit.h's, read out of it by kitsource.py), then one patch per module of the call (a Makefile's NAME-y/-objs, or
 one .c file), with a kernel-style subject and a message saying what
 callers see differently and what was checked.  No kit header in any
 patch: a file that needs a kit name no core patch provides is left out,
@@ -19,6 +19,7 @@ import tempfile
 import textwrap
 
 from .build import TOP, compile_module
+from .kitsource import fill
 
 KIT_INCLUDE = re.compile(
     r'^[ \t]*#[ \t]*include[ \t]+"(?:iterkit|debugfs_iter|compat)\.h"'
@@ -52,22 +53,7 @@ SIMPLE_DEF = """
  */
 ssize_t simple_copy_to_iter(const void *from, loff_t *ppos, size_t available,
 			    struct iov_iter *to)
-{
-	loff_t pos = *ppos;
-	size_t count = iov_iter_count(to);
-	size_t copied;
-
-	if (pos < 0)
-		return -EINVAL;
-	if (pos >= available || !count)
-		return 0;
-	count = min_t(size_t, count, available - pos);
-	copied = copy_to_iter(from + pos, count, to);
-	if (!copied)
-		return -EFAULT;
-	*ppos = pos + copied;
-	return copied;
-}
+@body kit_simple_copy_to_iter@
 EXPORT_SYMBOL(simple_copy_to_iter);
 
 /**
@@ -87,22 +73,7 @@ EXPORT_SYMBOL(simple_copy_to_iter);
  */
 ssize_t simple_copy_from_iter(void *to, loff_t *ppos, size_t available,
 			      struct iov_iter *from)
-{
-	loff_t pos = *ppos;
-	size_t count = iov_iter_count(from);
-	size_t copied;
-
-	if (pos < 0)
-		return -EINVAL;
-	if (pos >= available || !count)
-		return 0;
-	count = min_t(size_t, count, available - pos);
-	copied = copy_from_iter(to + pos, count, from);
-	if (!copied)
-		return -EFAULT;
-	*ppos = pos + copied;
-	return copied;
-}
+@body kit_simple_copy_from_iter@
 EXPORT_SYMBOL(simple_copy_from_iter);
 """
 
@@ -118,64 +89,23 @@ ssize_t vfs_write_iter(struct kiocb *iocb, struct iov_iter *from,
  * Drivers can use these to ease transition to using ->read_iter() instead
  * of ->read(), and ->write_iter() instead of ->write().
  */
-#define FOPS_READ_ITER_HELPER(name)					\\
-static ssize_t name##_iter(struct kiocb *iocb, struct iov_iter *to)	\\
-{									\\
-	return vfs_read_iter(iocb, to, name);				\\
-}
+@define FOPS_READ_ITER_HELPER@
 
-#define FOPS_WRITE_ITER_HELPER(name)					\\
-static ssize_t name##_iter(struct kiocb *iocb, struct iov_iter *from)	\\
-{									\\
-	return vfs_write_iter(iocb, from, name);			\\
-}
+@define FOPS_WRITE_ITER_HELPER@
 
 """
 
 VFS_DEF = """
+/* The length of the user segment a user-backed iterator is at. */
+static size_t iter_seg_len(const struct iov_iter *i)
+@body kit_iter_seg_len@
+
 static ssize_t vfs_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
 			   ssize_t (*read)(struct file *, char __user *,
 					   size_t, loff_t *),
 			   ssize_t (*write)(struct file *, const char __user *,
 					    size_t, loff_t *))
-{
-	struct file *file = iocb->ki_filp;
-	loff_t *ppos = (file->f_mode & FMODE_STREAM) ? NULL : &iocb->ki_pos;
-	ssize_t ret = 0;
-
-	/* A legacy method takes a __user pointer: nothing else reaches it. */
-	if (!user_backed_iter(iter))
-		return -EINVAL;
-	/* Nor can it be told not to block, unless the file says so. */
-	if ((iocb->ki_flags & IOCB_NOWAIT) && !(file->f_flags & O_NONBLOCK))
-		return -EAGAIN;
-	/* readv() of nothing never reached ->read(); read(fd, buf, 0) did. */
-	if (!iov_iter_count(iter) && !iter_is_ubuf(iter))
-		return 0;
-
-	do {
-		void __user *buf = iter_iov_addr(iter);
-		size_t len = iter_is_ubuf(iter) ? iov_iter_count(iter) :
-			     min(iov_iter_count(iter), iter_iov_len(iter));
-		ssize_t nr;
-
-		if (read)
-			nr = read(file, buf, len, ppos);
-		else
-			nr = write(file, buf, len, ppos);
-		if (nr < 0) {
-			if (!ret)
-				ret = nr;
-			break;
-		}
-		ret += nr;
-		iov_iter_advance(iter, nr);
-		if ((size_t)nr != len)
-			break;
-	} while (iov_iter_count(iter));
-
-	return ret;
-}
+@body kit_vfs_rw_iter@
 
 /**
  * vfs_read_iter - run a legacy ->read() as ->read_iter()
@@ -192,9 +122,7 @@ static ssize_t vfs_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
 ssize_t vfs_read_iter(struct kiocb *iocb, struct iov_iter *to,
 		      ssize_t (*read)(struct file *, char __user *, size_t,
 				      loff_t *))
-{
-	return vfs_rw_iter(iocb, to, read, NULL);
-}
+@body kit_vfs_read_iter@
 EXPORT_SYMBOL(vfs_read_iter);
 
 /**
@@ -210,16 +138,14 @@ EXPORT_SYMBOL(vfs_read_iter);
 ssize_t vfs_write_iter(struct kiocb *iocb, struct iov_iter *from,
 		       ssize_t (*write)(struct file *, const char __user *,
 					size_t, loff_t *))
-{
-	return vfs_rw_iter(iocb, from, NULL, write);
-}
+@body kit_vfs_write_iter@
 EXPORT_SYMBOL(vfs_write_iter);
 """
 
 ITER_DEF = """
 /* get_user() and put_user() for iterators: 0, or nonzero if short. */
-#define put_iter(val, to)	(!copy_to_iter_full(&(val), sizeof(val), to))
-#define get_iter(val, from)	(!copy_from_iter_full(&(val), sizeof(val), from))
+@define put_iter@
+@define get_iter@
 """
 
 
@@ -347,7 +273,7 @@ CORE = [
              SIMPLE_DECL),
          "fs/libfs.c": lambda t: after(
              ensure_include(t, "linux/uio.h") or "",
-             r"^EXPORT_SYMBOL\(simple_write_to_buffer\);\n", SIMPLE_DEF)}},
+             r"^EXPORT_SYMBOL\(simple_write_to_buffer\);\n", fill(SIMPLE_DEF))}},
     {"names": ("FOPS_READ_ITER_HELPER", "FOPS_WRITE_ITER_HELPER",
                "vfs_read_iter", "vfs_write_iter"),
      "has": "include/linux/fs.h",
@@ -364,8 +290,8 @@ CORE = [
      "edits": {
          "include/linux/fs.h": lambda t: after(
              t, r"^extern ssize_t vfs_write\(struct file \*[^;]*;\n",
-             VFS_DECL),
-         "fs/read_write.c": lambda t: t + VFS_DEF}},
+             fill(VFS_DECL)),
+         "fs/read_write.c": lambda t: t + fill(VFS_DEF)}},
     {"names": ("full_proxy_read_iter",),
      "has": "fs/debugfs/file.c",
      "wanted": re.compile(r"^\s*fops \w+: checked: .*debugfs_create_file"
@@ -393,7 +319,7 @@ CORE = [
              "was short. After Jens Axboe's RFC \"Kill off old fops "
              "->read() and ->write()\".",
      "edits": {"include/linux/uio.h": lambda t: before_last_endif(
-         t, ITER_DEF)}},
+         t, fill(ITER_DEF))}},
 ]
 
 
@@ -563,10 +489,42 @@ def plan(module, tree):
     return patches, left
 
 
-def write(patches, outdir):
+# The author when git has none: a name and an address (RFC 2606's
+# .invalid: never delivered) for the user to replace before sending.
+PLACEHOLDER = ("Your Name", "you@example.invalid")
+
+
+def identity(tree):
+    """(name, email, whether it is the user's): GIT_AUTHOR_NAME and
+    GIT_AUTHOR_EMAIL (EMAIL too) or git config's user.name and user.email,
+    as tree's repository (if it is one) sees them; PLACEHOLDER's for each
+    that none sets.  Never what git would guess from the host's names."""
+    def config(key):
+        p = subprocess.run(["git", "config", "--get", key],
+                           cwd=tree if os.path.isdir(tree) else None,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True)
+        return p.stdout.strip()
+    name = os.environ.get("GIT_AUTHOR_NAME") or config("user.name")
+    email = os.environ.get("GIT_AUTHOR_EMAIL") or config("user.email") or \
+        os.environ.get("EMAIL")
+    return (name or PLACEHOLDER[0], email or PLACEHOLDER[1],
+            bool(name and email))
+
+
+def write(patches, outdir, ident=PLACEHOLDER):
     """The series as git format-patch writes it, in outdir: [paths].
-    Author and Signed-off-by from git config (git commit -s)."""
+    Author and Signed-off-by (git commit -s) are ident, (name, email),
+    given to git in its environment: nothing is read from or written to
+    the user's git config here."""
     os.makedirs(outdir, exist_ok=True)
+    env = dict(os.environ, GIT_AUTHOR_NAME=ident[0],
+               GIT_AUTHOR_EMAIL=ident[1], GIT_COMMITTER_NAME=ident[0],
+               GIT_COMMITTER_EMAIL=ident[1])
+
+    def commit(*args, **kw):	# no signing, no hooks of the user's
+        git(repo, "-c", "commit.gpgSign=false", "commit", "-q",
+            "--no-verify", *args, env=env, **kw)
     with tempfile.TemporaryDirectory() as repo:
         git(repo, "init", "-q")
         for _, _, edits, _ in patches:	# the tree's files, as they were
@@ -577,13 +535,13 @@ def write(patches, outdir):
                     with open(p, "w") as fh:
                         fh.write(old)
         git(repo, "add", "-A")
-        git(repo, "commit", "-q", "-m", "base")
+        commit("-m", "base")
         for subject, body, edits, _ in patches:
             for rel, (_, new) in edits.items():
                 with open(os.path.join(repo, rel), "w") as fh:
                     fh.write(new)
-            git(repo, "commit", "-q", "-s", "-a", "-F", "-",
-                input="%s\n\n%s\n" % (subject, body))
+            commit("-s", "-a", "-F", "-",
+                   input="%s\n\n%s\n" % (subject, body))
         out = git(repo, "format-patch", "--no-signature",
                   "-o", os.path.abspath(outdir), "HEAD~%d" % len(patches))
     return out.split()
@@ -674,8 +632,13 @@ def run(module, tree, outdir, report):
     if not patches:
         report("series: nothing to send")
         return 1 if left else 0
-    paths = write(patches, outdir)
+    name, email, own = identity(tree)
+    paths = write(patches, outdir, (name, email))
     status = 1 if left else 0
+    report("series: author and Signed-off-by: %s <%s>%s" % (
+        name, email, "" if own else
+        ": a placeholder, since git has no user.name or user.email: "
+        "replace it in each patch (or set both and run again)"))
     for path in paths:
         report("series: wrote " + path)
         with open(path) as fh:

@@ -14,18 +14,34 @@ def strip_comments(text):
                   blank, text, flags=re.S)
 
 
-def match_close(text, i):
-    """Index of the bracket closing the one at text[i]."""
-    pairs = {"(": ")", "{": "}", "[": "]"}
-    want, depth = pairs[text[i]], 0
-    for j in range(i, len(text)):
+PAIRS = {"(": ")", "{": "}", "[": "]", ")": "(", "}": "{", "]": "["}
+
+
+def match(text, i, where):
+    """The index in where (indices of text, from i on) of the bracket
+    pairing with the one at text[i], or None."""
+    depth = 0
+    for j in where:
         if text[j] == text[i]:
             depth += 1
-        elif text[j] == want:
+        elif text[j] == PAIRS[text[i]]:
             depth -= 1
             if depth == 0:
                 return j
-    return len(text) - 1
+    return None
+
+
+def match_close(text, i):
+    """Index of the bracket closing the one at text[i] (the last
+    character's if none does)."""
+    j = match(text, i, range(i, len(text)))
+    return len(text) - 1 if j is None else j
+
+
+def match_open(text, i):
+    """Index of the bracket opening the one at text[i], or -1."""
+    j = match(text, i, range(i, -1, -1))
+    return -1 if j is None else j
 
 
 def function_span(code, name):
@@ -142,17 +158,7 @@ def postfix_start(code, i):
         while j > 0 and code[j - 1].isspace():
             j -= 1
         if j > 0 and code[j - 1] == "]":
-            k = j - 1
-            depth = 0
-            while k >= 0:
-                if code[k] == "]":
-                    depth += 1
-                elif code[k] == "[":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                k -= 1
-            j = k
+            j = match_open(code, j - 1)
             continue
         k = j
         while k > 0 and (code[k - 1].isalnum() or code[k - 1] == "_"):

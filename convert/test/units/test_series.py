@@ -182,17 +182,8 @@ class Series(unittest.TestCase):
     def test_write(self):
         patches, _ = series.plan(Module([self.file("drivers/char/a.c")]),
                                  self.tree)
-        env = dict(os.environ, GIT_AUTHOR_NAME="A U Thor",
-                   GIT_AUTHOR_EMAIL="a@example.org",
-                   GIT_COMMITTER_NAME="A U Thor",
-                   GIT_COMMITTER_EMAIL="a@example.org")
-        old = dict(os.environ)
-        os.environ.update(env)
-        try:
-            paths = series.write(patches, os.path.join(self.tree, "out"))
-        finally:
-            os.environ.clear()
-            os.environ.update(old)
+        paths = series.write(patches, os.path.join(self.tree, "out"),
+                             ("A U Thor", "a@example.org"))
         self.assertEqual([os.path.basename(p) for p in paths], [
             "0001-fs-add-simple_copy_to_iter-and-simple_copy_from_iter"
             ".patch", "0002-char-a-convert-to-read-write-iterators.patch"])
@@ -209,6 +200,43 @@ class Series(unittest.TestCase):
             subprocess.run(["git", "apply", p], cwd=self.tree, check=True)
         with open(os.path.join(self.tree, "include/linux/fs.h")) as f:
             self.assertTrue(re.search(r"simple_copy_to_iter", f.read()))
+
+    def test_identity(self):
+        """The user's name and address where git has them, from the
+        environment or git config; else the placeholder, said to be
+        one; and write() commits with no identity in git config."""
+        cfg = os.path.join(self.tree, "gitconfig")
+        with open(cfg, "w") as f:
+            f.write("[user]\n\tname = C Onfig\n\temail = c@example.org\n")
+        keep = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+                "GIT_COMMITTER_EMAIL", "EMAIL", "GIT_CONFIG_GLOBAL",
+                "GIT_CONFIG_NOSYSTEM")
+        old = {k: os.environ.pop(k) for k in keep if k in os.environ}
+        try:
+            os.environ.update(GIT_CONFIG_GLOBAL=cfg, GIT_CONFIG_NOSYSTEM="1")
+            self.assertEqual(series.identity(self.tree),
+                             ("C Onfig", "c@example.org", True))
+            os.environ.update(GIT_AUTHOR_NAME="E Nv",
+                              GIT_AUTHOR_EMAIL="e@example.org")
+            self.assertEqual(series.identity(self.tree),
+                             ("E Nv", "e@example.org", True))
+            for k in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL"):
+                del os.environ[k]
+            os.environ["GIT_CONFIG_GLOBAL"] = os.devnull
+            self.assertEqual(series.identity(self.tree),
+                             series.PLACEHOLDER + (False,))
+            patches, _ = series.plan(Module([self.file("drivers/char/a.c")]),
+                                     self.tree)
+            paths = series.write(patches, os.path.join(self.tree, "out"))
+            with open(paths[0]) as f:
+                text = f.read()
+            self.assertIn("\nFrom: Your Name <you@example.invalid>\n", text)
+            self.assertIn("\nSigned-off-by: Your Name <you@example.invalid>"
+                          "\n", text)
+        finally:
+            for k in keep:
+                os.environ.pop(k, None)
+            os.environ.update(old)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,9 @@ class Text(unittest.TestCase):
         o = s.index("{", s.index("b[2]"))
         self.assertEqual(s[text.match_close(s, o)], "}")
         self.assertEqual(text.match_close(s, o), s.index("};"))
+        self.assertEqual(text.match_open(s, s.index("};")), o)
+        self.assertEqual(text.match_open("a[b[1]]", 6), 1)
+        self.assertEqual(text.match_open("x)", 1), -1)
 
     def test_function_span(self):
         s = text.strip_comments(CODE)
