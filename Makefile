@@ -280,7 +280,7 @@ help: $(if $(wildcard .labs),help-handout,help-kit)
 help-handout:
 	@echo "iterkit's labs $$(cat .labs): the course is TUTORIAL.md, the"
 	@echo "commands docs/students.md."
-	@sed -n 's/^#   \(make \(lab\|vm\|grade\|hint\) \)/  \1/p' Makefile
+	@sed -n 's/^#   \(make \(lab\|vm\|grade\|hint\|site\) \)/  \1/p' Makefile
 help-kit:
 	@echo "iterkit: character-device drivers, each in a legacy (.read/.write)"
 	@echo "and a converted (.read_iter/.write_iter) form, tested in real kernels."
@@ -370,8 +370,8 @@ demo:
 # the labs and the legacy forms, not the kit's converted forms and tools:
 # there, the kit's own targets say so, and what to run instead, rather than
 # fail on a script that isn't there.
-KIT_ONLY := demo check convert-check bench matrix lint doctest site coverage \
-	faults
+KIT_ONLY := demo check convert-check bench matrix lint doctest site-check \
+	coverage faults
 $(KIT_ONLY): kit-only
 kit-only:
 	@if [ -f .labs ]; then \
@@ -469,9 +469,11 @@ doctest-update:
 # The study site (site/build): static pages in build/site/, each driver's
 # forms side by side with TUTORIAL.md's notes on each hunk, the documents,
 # the matrix and the benchmark's plots, from the last runs' output; no VM.
-# site-check loads every page in headless Chromium (site/check).
+# site-check loads every page in headless Chromium (site/check).  In a
+# hand-out (its .labs), site/build makes the student edition: the course's
+# pages only, which need pandoc alone.
 site:
-	@scripts/setup site
+	@scripts/setup $(if $(wildcard .labs),course,site)
 	@site/build
 
 site-check: site

@@ -105,7 +105,7 @@ static unsigned int kitfifo_next_len(struct kitfifo *kf)
 	return kfifo_peek_len(&kf->fifo);
 }
 
-/* LAB 1: .read_iter/.write_iter, one event a call; IOCB_NOWAIT as O_NONBLOCK */
+/* LAB 1: open lets IOCB_NOWAIT in; under it, the lock is only tried */
 /*
  * IOCB_NOWAIT asks more than O_NONBLOCK: not to sleep at all, not even for
  * a mutex held for a copy.  Then the lock is only tried.
@@ -134,6 +134,7 @@ static int kitfifo_open(struct inode *inode, struct file *file)
 	return stream_open(inode, file);
 }
 
+/* LAB 1: the read: one event a call; IOCB_NOWAIT as O_NONBLOCK */
 /*
  * The event goes through a bounce buffer: peek it into rbuf, copy it to the
  * caller, and only then remove it from the queue, so a fault loses nothing.
@@ -183,6 +184,7 @@ out:
 	return ret;
 }
 
+/* LAB 1: the write: one event a call; IOCB_NOWAIT as O_NONBLOCK */
 /*
  * Wait for room first, then copy: while we hold write_lock the room can only
  * grow (readers only take events out), so the event goes in whole or not at

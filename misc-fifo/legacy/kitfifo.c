@@ -101,7 +101,7 @@ static unsigned int kitfifo_next_len(struct kitfifo *kf)
 	return kfifo_peek_len(&kf->fifo);
 }
 
-/* LAB 1: .read_iter/.write_iter, one event a call; IOCB_NOWAIT as O_NONBLOCK */
+/* LAB 1: open lets IOCB_NOWAIT in; under it, the lock is only tried */
 static int kitfifo_open(struct inode *inode, struct file *file)
 {
 	struct kitfifo_file *kfile;
@@ -115,6 +115,7 @@ static int kitfifo_open(struct inode *inode, struct file *file)
 	return stream_open(inode, file);
 }
 
+/* LAB 1: the read: one event a call; IOCB_NOWAIT as O_NONBLOCK */
 /*
  * The event goes through a bounce buffer: peek it into rbuf, copy it to the
  * caller, and only then remove it from the queue, so a fault loses nothing.
@@ -161,6 +162,7 @@ out:
 	return ret;
 }
 
+/* LAB 1: the write: one event a call; IOCB_NOWAIT as O_NONBLOCK */
 /*
  * Wait for room first, then copy: while we hold write_lock the room can only
  * grow (readers only take events out), so the event goes in whole or not at
