@@ -2,9 +2,10 @@
 """Upstream mode (--upstream): the module's outputs as a git format-patch
 series against a kernel tree.  First the core patches the outputs need
 and the tree lacks (the RFC's helpers, which mainline never merged: what
-they do is common/iterkit.h's, read out of it by kitsource.py), then one patch per module of the call (a Makefile's NAME-y/-objs, or
-one .c file), with a kernel-style subject and a message saying what
-callers see differently and what was checked.  No kit header in any
+they do is common/iterkit.h's, read out of it by kitsource.py), then
+one patch per module of the call (a Makefile's NAME-y/-objs, or one .c
+file), with a kernel-style subject and a message saying what callers
+see differently and what was checked.  No kit header in any
 patch: a file that needs a kit name no core patch provides is left out,
 with the reason.  Then the checks: checkpatch --strict on each patch,
 and each patch compiled at its place in the series (W=1, the objects it
