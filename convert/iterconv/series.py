@@ -519,15 +519,17 @@ def write(patches, outdir, ident=PLACEHOLDER):
     given to git in its environment: nothing is read from or written to
     the user's git config here."""
     os.makedirs(outdir, exist_ok=True)
+    # Nor any other setting of the user's: format.coverLetter,
+    # diff.noprefix or a hook would change what is written.
     env = dict(os.environ, GIT_AUTHOR_NAME=ident[0],
                GIT_AUTHOR_EMAIL=ident[1], GIT_COMMITTER_NAME=ident[0],
-               GIT_COMMITTER_EMAIL=ident[1])
+               GIT_COMMITTER_EMAIL=ident[1], GIT_CONFIG_NOSYSTEM="1",
+               GIT_CONFIG_GLOBAL=os.devnull)
 
-    def commit(*args, **kw):	# no signing, no hooks of the user's
-        git(repo, "-c", "commit.gpgSign=false", "commit", "-q",
-            "--no-verify", *args, env=env, **kw)
+    def commit(*args, **kw):
+        git(repo, "commit", "-q", *args, env=env, **kw)
     with tempfile.TemporaryDirectory() as repo:
-        git(repo, "init", "-q")
+        git(repo, "init", "-q", env=env)
         for _, _, edits, _ in patches:	# the tree's files, as they were
             for rel, (old, _) in edits.items():
                 p = os.path.join(repo, rel)
@@ -535,7 +537,7 @@ def write(patches, outdir, ident=PLACEHOLDER):
                     os.makedirs(os.path.dirname(p), exist_ok=True)
                     with open(p, "w") as fh:
                         fh.write(old)
-        git(repo, "add", "-A")
+        git(repo, "add", "-A", env=env)
         commit("-m", "base")
         for subject, body, edits, _ in patches:
             for rel, (_, new) in edits.items():
@@ -544,7 +546,8 @@ def write(patches, outdir, ident=PLACEHOLDER):
             commit("-s", "-a", "-F", "-",
                    input="%s\n\n%s\n" % (subject, body))
         out = git(repo, "format-patch", "--no-signature",
-                  "-o", os.path.abspath(outdir), "HEAD~%d" % len(patches))
+                  "-o", os.path.abspath(outdir), "HEAD~%d" % len(patches),
+                  env=env)
     return out.split()
 
 
@@ -634,7 +637,12 @@ def run(module, tree, outdir, report):
         report("series: nothing to send")
         return 1 if left else 0
     name, email, own = identity(tree)
-    paths = write(patches, outdir, (name, email))
+    try:
+        paths = write(patches, outdir, (name, email))
+    except subprocess.CalledProcessError as e:
+        report("series: not written: git %s failed: %s" % (
+            e.cmd[3] if len(e.cmd) > 3 else "", (e.stderr or "").strip()))
+        return 1
     status = 1 if left else 0
     report("series: author and Signed-off-by: %s <%s>%s" % (
         name, email, "" if own else
@@ -670,6 +678,6 @@ def run(module, tree, outdir, report):
     for path in paths[len(built):]:
         report("series: %s: not built (an earlier patch failed)" %
                os.path.basename(path))
-    report("series: booting the tree with the series: not done (a "
-           "maintainer's target, not yet written)")
+    report("series: booting the tree with the series: not done here "
+           "(make convert-upstream builds and boots it)")
     return status

@@ -238,6 +238,61 @@ class Series(unittest.TestCase):
                 os.environ.pop(k, None)
             os.environ.update(old)
 
+    def test_write_ignores_user_config(self):
+        """A user's git settings don't change the series: no cover
+        letter, a/ and b/ prefixes that git apply takes, no hook run."""
+        cfg = os.path.join(self.tree, "gitconfig")
+        hooks = os.path.join(self.tree, "hooks")
+        os.makedirs(hooks)
+        with open(os.path.join(hooks, "commit-msg"), "w") as f:
+            f.write("#!/bin/sh\nexit 1\n")
+        os.chmod(os.path.join(hooks, "commit-msg"), 0o755)
+        with open(cfg, "w") as f:
+            f.write("[format]\n\tcoverLetter = true\n\tnumbered = false\n"
+                    "[diff]\n\tnoprefix = true\n"
+                    "[core]\n\thooksPath = %s\n" % hooks)
+        old = os.environ.get("GIT_CONFIG_GLOBAL")
+        os.environ["GIT_CONFIG_GLOBAL"] = cfg
+        try:
+            patches, _ = series.plan(Module([self.file("drivers/char/a.c")]),
+                                     self.tree)
+            paths = series.write(patches, os.path.join(self.tree, "out"),
+                                 ("A U Thor", "a@example.org"))
+        finally:
+            if old is None:
+                del os.environ["GIT_CONFIG_GLOBAL"]
+            else:
+                os.environ["GIT_CONFIG_GLOBAL"] = old
+        self.assertEqual(len(paths), 2)
+        self.assertFalse(any("cover-letter" in p for p in paths))
+        with open(paths[1]) as f:
+            text = f.read()
+        self.assertIn("Subject: [PATCH 2/2] ", text)
+        self.assertIn("\n--- a/drivers/char/a.c\n", text)
+        for p in paths:
+            subprocess.run(["git", "apply", p], cwd=self.tree, check=True)
+
+    def test_run_reports_git_failure(self):
+        """git failing to write the series is a report line, not a
+        traceback."""
+        lines = []
+        saved = series.write
+
+        def fail(*_args, **_kw):
+            raise subprocess.CalledProcessError(
+                128, ["git", "-C", "/tmp/x", "commit", "-q"],
+                stderr="fatal: something\n")
+        series.write = fail
+        try:
+            status = series.run(Module([self.file("drivers/char/a.c")]),
+                                self.tree, os.path.join(self.tree, "out"),
+                                lines.append)
+        finally:
+            series.write = saved
+        self.assertEqual(status, 1)
+        self.assertIn("series: not written: git commit failed: "
+                      "fatal: something", lines)
+
 
 if __name__ == "__main__":
     unittest.main()
