@@ -15,6 +15,7 @@
 #   make convert-check    the converter's output of each legacy form, tested
 #   make convert-diff [DRIVER=d]  its native output against the hand conversion
 #   make convert-survey   the converter on Debian's kernel source (long)
+#   make convert-upstream [DIRS=d]  its upstream series, booted (long)
 #   make debug DRIVER=d [FORM=f] [KERNEL=k]   gdb on a module in the guest
 #   make vm [KERNEL=k] [DRIVER=d FORM=f | LAB=n] [CMD=c]  a guest: shell, CMD
 #   make lab [LAB=n]      the labs; with LAB, write lab n's start into labs/n
@@ -144,6 +145,7 @@ export KERNELS DRIVERS JOBS
 .PHONY: clean kernels clean-kernels kernel-debug coverage faults
 .PHONY: compile_commands.json site site-check
 .PHONY: convert convert-outputs convert-check convert-diff convert-survey
+.PHONY: convert-upstream
 
 all: modules tests
 
@@ -361,6 +363,14 @@ convert-diff:
 # against allmodconfig; writes convert/survey.txt (scripts/convert-survey).
 convert-survey:
 	@scripts/setup base kernel-build convert && scripts/convert-survey
+
+# Its upstream mode on DIRS of the debug kernel's tree (default
+# drivers/char): the series written and checked, the kernel built with it
+# and booted under make check's suite and the converter's guest tests
+# (scripts/convert-upstream).
+convert-upstream:
+	@scripts/setup base kernel-build convert && \
+		scripts/convert-upstream $(DIRS)
 
 demo:
 	@$(PREPARE)
