@@ -22,6 +22,8 @@ import textwrap
 from .build import TOP, compile_module
 from .kitsource import fill
 
+KIT_INCLUDE_LINE = re.compile(
+    r'^[ \t]*#[ \t]*include[ \t]+"(?:iterkit|debugfs_iter|compat)\.h"')
 KIT_INCLUDE = re.compile(
     r'^[ \t]*#[ \t]*include[ \t]+"(?:iterkit|debugfs_iter|compat)\.h"'
     r'[^\n]*\n(?:[ \t]*\n(?=[ \t]*\n|#include <))?', re.M)
@@ -325,12 +327,26 @@ CORE = [
 
 
 def strip_kit(old, new):
-    """new without its kit includes, and without the blank lines that
-    leaves where old had none."""
-    new = KIT_INCLUDE.sub("", new)
-    if "\n\n\n" not in old:
-        new = re.sub(r"\n{3,}", "\n\n", new)
-    return new
+    """new without its kit includes, nor the blank line set apart for
+    them: where one is left on each side, one goes.  Blank lines
+    elsewhere stay as they are."""
+    lines = new.split("\n")
+    out = []
+    i = 0
+    while i < len(lines):
+        if not KIT_INCLUDE_LINE.match(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        while i < len(lines) and KIT_INCLUDE_LINE.match(lines[i]):
+            i += 1
+        after = lines[i] if i < len(lines) else None
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if after is not None and not after.strip() and (
+                not out or not out[-1].strip() or not nxt.strip() or
+                nxt.startswith("#include <")):
+            i += 1	# the blank line under them
+    return "\n".join(out)
 
 
 def uses(text, name):
@@ -577,6 +593,20 @@ def scratch_tree(tree):
     return dest
 
 
+def apply(tree, patch):
+    """git apply patch to tree, a copy of a kernel tree.  In a
+    subdirectory of another repository (the kit's checkout: the copy is
+    under build/), git apply takes the paths as that repository's and
+    skips them all, with status 0: so git looks for no repository above
+    tree."""
+    env = dict(os.environ, GIT_CEILING_DIRECTORIES=os.path.dirname(
+        os.path.abspath(tree)))
+    return subprocess.run(["git", "apply", "--whitespace=nowarn",
+                           os.path.abspath(patch)], cwd=tree, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True)
+
+
 def build_each(tree, patches, paths):
     """Apply the series to a copy of tree patch by patch, compiling the
     objects each touches (W=1): [(patch, ok, [lines], whether anything
@@ -586,9 +616,7 @@ def build_each(tree, patches, paths):
     copy = scratch_tree(tree)
     out = []
     for (subject, _, edits, unbuilt), path in zip(patches, paths):
-        p = subprocess.run(["git", "apply", "--whitespace=nowarn", path],
-                           cwd=copy, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
+        p = apply(copy, path)
         if p.returncode:
             out.append((path, False, p.stdout.splitlines(), False))
             break

@@ -107,6 +107,16 @@ class Series(unittest.TestCase):
         self.assertNotIn("\n\n\n", series.strip_kit(ORIG, OUT))
         self.assertEqual(series.strip_kit("", '#include "debugfs_iter.h"\n'
                                           '#include "compat.h"\nx\n'), "x\n")
+        # Set apart by blank lines, in a file that has two blank lines
+        # elsewhere (apm-emulation.c): one blank line where it was, and
+        # the other two left alone.
+        old = "#include <linux/delay.h>\n\n/*\n * x\n */\n\n\nint a;\n"
+        new = old.replace("delay.h>\n", 'delay.h>\n\n#include "iterkit.h"\n')
+        self.assertEqual(series.strip_kit(old, new), old)
+        # Right under the system headers, a blank line after: kept.
+        old = "#include <linux/fs.h>\n\nint a;\n"
+        new = old.replace("fs.h>\n", 'fs.h>\n#include "iterkit.h"\n')
+        self.assertEqual(series.strip_kit(old, new), old)
 
     def test_core_needed(self):
         need = series.core_needed(self.tree, [OUT])
@@ -237,6 +247,23 @@ class Series(unittest.TestCase):
             for k in keep:
                 os.environ.pop(k, None)
             os.environ.update(old)
+
+    def test_apply_under_a_repository(self):
+        """A copy of the tree inside another repository (the kit's
+        build/) gets the patch: git apply doesn't skip its files."""
+        patches, _ = series.plan(Module([self.file("drivers/char/a.c")]),
+                                 self.tree)
+        paths = series.write(patches, os.path.join(self.tree, "out"),
+                             ("A U Thor", "a@example.org"))
+        with tempfile.TemporaryDirectory() as repo:
+            subprocess.run(["git", "init", "-q", repo], check=True)
+            copy = os.path.join(repo, "build", "tree")
+            os.makedirs(os.path.dirname(copy))
+            subprocess.run(["cp", "-a", self.tree, copy], check=True)
+            for p in paths:
+                self.assertEqual(series.apply(copy, p).returncode, 0)
+            with open(os.path.join(copy, "include/linux/fs.h")) as f:
+                self.assertIn("simple_copy_to_iter", f.read())
 
     def test_write_ignores_user_config(self):
         """A user's git settings don't change the series: no cover
