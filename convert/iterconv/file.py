@@ -188,6 +188,7 @@ class File(Rewrite, FileChecks, Report):
         out = self.includes(out)
         out = self.tidy(out)
         out = self.align(out)
+        out = self.wrap_long(out, self.text)
         self.verify(out)
         self.decisions()
         return out

@@ -240,6 +240,29 @@ class Rewrite:
         return "\n".join(l if l in old else re.sub(r"^\t*[ ]{8,}", indent, l)
                          for l in out.split("\n"))
 
+    @staticmethod
+    def wrap_long(out, old):
+        """A condition that a copy's rewrite made longer than 80 columns
+        (copy_to_iter(x, n, to) != n): broken after its last comparison
+        that leaves the first line within 80, the rest under the
+        condition's first character.  Lines of old stay as they were."""
+        keep = set(old.split("\n"))
+        lines = []
+        for line in out.split("\n"):
+            m = re.match(r"^(\t*)(?:if|while) \(", line)
+            if line in keep or not m or len(line.expandtabs(8)) <= 80:
+                lines.append(line)
+                continue
+            cuts = [c.end() for c in re.finditer(r" (?:!=|==)(?= )", line)
+                    if len(line[:c.end()].expandtabs(8)) <= 80]
+            if not cuts:
+                lines.append(line)
+                continue
+            col = len(line[:m.end()].expandtabs(8))
+            lines += [line[:cuts[-1]], "\t" * (col // 8) + " " * (col % 8) +
+                      line[cuts[-1]:].lstrip()]
+        return "\n".join(lines)
+
     def includes(self, out):
         """iterkit.h for the helpers, debugfs_iter.h, linux/uio.h."""
         lines = out.split("\n")

@@ -33,6 +33,18 @@ class Layout(unittest.TestCase):
         same = "\t.open = o,\n\t.read_iter = r_iter,"
         self.assertEqual(Rewrite.align(same), same)
 
+    def test_wrap_long(self):
+        long = ("\tif (copy_to_iter(alarm_events, sizeof(struct "
+                "tlclk_alarms), to) != sizeof(struct tlclk_alarms)) {")
+        self.assertEqual(Rewrite.wrap_long("x\n" + long + "\n", ""), (
+            "x\n\tif (copy_to_iter(alarm_events, sizeof(struct "
+            "tlclk_alarms), to) !=\n\t    sizeof(struct tlclk_alarms)) {\n"))
+        # The file's own long lines, and those with no place to break,
+        # stay as they are.
+        self.assertEqual(Rewrite.wrap_long(long, long), long)
+        odd = "\tif (" + "a" * 90 + ") {"
+        self.assertEqual(Rewrite.wrap_long(odd, ""), odd)
+
     def test_spacing(self):
         self.assertEqual(Rewrite.spacing("}\nFOPS_READ_ITER_HELPER(f);\n"),
                          "}\n\nFOPS_READ_ITER_HELPER(f);\n")
