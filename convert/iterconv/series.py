@@ -477,12 +477,15 @@ def plan(module, tree):
         outs[f] = new
     patches = []
     reports = "\n".join(line for f in outs for line in f.report())
+    done = {}	# a file as the patches so far leave it
     for c in core_needed(tree, list(outs.values()), reports):
         edits = {}
         for rel, edit in c["edits"].items():
-            with open(os.path.join(tree, rel)) as fh:
-                old = fh.read()
-            new = edit(old)
+            old = done.get(rel)
+            if old is None:
+                with open(os.path.join(tree, rel)) as fh:
+                    old = fh.read()
+            new = done[rel] = edit(old)
             if not new:
                 raise RuntimeError("%s: no place for %s" % (rel, c["subject"]))
             edits[rel] = (old, new)

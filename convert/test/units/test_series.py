@@ -248,6 +248,25 @@ class Series(unittest.TestCase):
                 os.environ.pop(k, None)
             os.environ.update(old)
 
+    def test_core_patches_chain(self):
+        """Two core patches that edit one file (fs.h): the second is
+        against what the first left, so that the series keeps both."""
+        out = OUT + "\nFOPS_READ_ITER_HELPER(a_read);\n"
+        patches, _ = series.plan(Module([self.file("drivers/char/a.c", out)]),
+                                 self.tree)
+        self.assertEqual(
+            [sorted(e) for _, _, e, _ in patches][:2],
+            [["fs/libfs.c", "include/linux/fs.h"],
+             ["fs/read_write.c", "include/linux/fs.h"]])
+        paths = series.write(patches, os.path.join(self.tree, "out"),
+                             ("A U Thor", "a@example.org"))
+        for p in paths:
+            subprocess.run(["git", "apply", p], cwd=self.tree, check=True)
+        with open(os.path.join(self.tree, "include/linux/fs.h")) as f:
+            fs = f.read()
+        self.assertIn("simple_copy_to_iter", fs)
+        self.assertIn("FOPS_READ_ITER_HELPER", fs)
+
     def test_apply_under_a_repository(self):
         """A copy of the tree inside another repository (the kit's
         build/) gets the patch: git apply doesn't skip its files."""
