@@ -496,11 +496,23 @@ def plan(module, tree):
                if any(x.startswith("build: not checked") for x in
                       getattr(f, "build", []))}
     release = os.path.basename(os.path.dirname(os.path.abspath(tree)))
-    for (d, name), rels in groups(tree, [f.path for f in outs]).items():
+    mods = groups(tree, [f.path for f in outs])
+    # A changed header goes with one module, once: the first whose files
+    # include it, else the first.
+    home = {}
+    for h in module.headers:
+        if h.out == h.text:
+            continue
+        inc = re.compile(r'^\s*#\s*include\s*[<"](?:[^>"]*/)?%s[>"]' %
+                         re.escape(os.path.basename(h.path)), re.M)
+        home[h] = next((k for k, rels in mods.items()
+                        if any(inc.search(byname[r].text) for r in rels)),
+                       next(iter(mods)))
+    for (d, name), rels in mods.items():
         fs = [byname[r] for r in rels]
         edits = {r: (byname[r].text, outs[byname[r]]) for r in rels}
-        for h in module.headers:
-            if h.out != h.text:
+        for h, k in home.items():
+            if k == (d, name):
                 edits[os.path.relpath(h.path, tree)] = (h.text, h.out)
         patches.append(("%s: convert to read/write iterators" %
                         prefix(tree, rels, name),

@@ -267,6 +267,23 @@ class Series(unittest.TestCase):
         self.assertIn("simple_copy_to_iter", fs)
         self.assertIn("FOPS_READ_ITER_HELPER", fs)
 
+    def test_header_once(self):
+        """A header the call changed goes with the module that includes
+        it, in one patch of the series, not in every module's."""
+        hdr = os.path.join(self.tree, "drivers/misc/two/x.h")
+        with open(hdr, "w") as f:
+            f.write("ssize_t x_read(void);\n")
+        x = File(os.path.join(self.tree, "drivers/misc/two/x.c"),
+                 '#include "x.h"\n' + ORIG.replace("a_", "x_"),
+                 '#include "x.h"\n' + OUT.replace("a_", "x_"))
+        mod = Module([self.file("drivers/char/a.c"), x])
+        mod.headers = [File(hdr, "ssize_t x_read(void);\n",
+                            "ssize_t x_read_iter(void);\n")]
+        patches, _ = series.plan(mod, self.tree)
+        with_h = [e for _, _, e, _ in patches if "drivers/misc/two/x.h" in e]
+        self.assertEqual(len(with_h), 1)
+        self.assertIn("drivers/misc/two/x.c", with_h[0])
+
     def test_apply_under_a_repository(self):
         """A copy of the tree inside another repository (the kit's
         build/) gets the patch: git apply doesn't skip its files."""
