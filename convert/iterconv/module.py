@@ -192,6 +192,15 @@ class Module(ModuleRegistration, ModuleChecks):
                                % name)
                     stays[o][field] = "not converted"
                     continue
+                # A second .read_iter would override the first (mem.c's
+                # zero_fops): the legacy one is the author's to remove.
+                it = field + "_iter"
+                if it in o.fields:
+                    self.leave(d, name, "%s already sets .%s = %s: remove "
+                               "its .%s by hand" % (o.name, it, o.fields[it],
+                                                    field))
+                    stays[o][field] = "not converted"
+                    continue
                 if d.refusal or f.refusal:
                     self.leave(d, name, "%s is refused" % os.path.basename(
                         (d if d.refusal else f).path))

@@ -4,8 +4,10 @@
  * broken (convert/survey.txt): an #include inside #if, which the helpers'
  * include must not follow (drivers/char/ipmi/ssif_bmc.c); a function that
  * isn't static, which other files may call by its name, so it is wrapped
- * (fs/debugfs/file.c); and NAME_iter defined already, so NAME is left
- * alone (fs/proc/inode.c).
+ * (fs/debugfs/file.c); NAME_iter defined already, so NAME is left alone
+ * (fs/proc/inode.c); and a fops that sets .read beside a .read_iter of
+ * another name, whose .read stays, since a second .read_iter would
+ * override the first (drivers/char/mem.c's zero_fops).
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -37,6 +39,17 @@ static ssize_t taken_read(struct file *file, char __user *buf, size_t count,
 	return simple_read_from_buffer(buf, count, ppos, data, sizeof(data));
 }
 
+static ssize_t both_read(struct file *file, char __user *buf, size_t count,
+			 loff_t *ppos)
+{
+	return simple_read_from_buffer(buf, count, ppos, data, sizeof(data));
+}
+
+static ssize_t iter_both(struct kiocb *iocb, struct iov_iter *to)
+{
+	return 0;
+}
+
 static ssize_t plain_write(struct file *file, const char __user *buf,
 			   size_t count, loff_t *ppos)
 {
@@ -55,10 +68,16 @@ static const struct file_operations taken_fops = {
 	.read_iter	= taken_read_iter,
 };
 
+static const struct file_operations both_fops = {
+	.read		= both_read,
+	.read_iter	= iter_both,
+};
+
 /* Misc devices, never registered: how the VFS would call the fops. */
 static struct miscdevice survey_misc[] __maybe_unused = {
 	{ .name = "shared", .fops = &shared_fops },
 	{ .name = "taken", .fops = &taken_fops },
+	{ .name = "both", .fops = &both_fops },
 };
 
 MODULE_LICENSE("GPL");
