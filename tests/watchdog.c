@@ -1187,9 +1187,12 @@ static void nowayout_checks(void)
 	KIT_ASSERT(wdt_get(fd, WDIOC_GETTIMELEFT) <= 2);	/* carried on */
 	KIT_ASSERT_OK(close(fd));
 	KIT_ASSERT_ERRNO(mod_unload(), EWOULDBLOCK);
-	/* The expiry stops it and lets the module go. */
+	/*
+	 * The expiry stops it and lets the module go.  The timer counts the
+	 * expiry before its module_put(): wait for the put, do not race it.
+	 */
 	KIT_ASSERT(wait_expiries(1, 4000));
-	KIT_ASSERT_OK(mod_unload());
+	KIT_ASSERT_OK(mod_unload_wait(2000));
 }
 
 KIT_TEST_TIMEOUT(nowayout, 120)
