@@ -326,26 +326,17 @@ CORE = [
 ]
 
 
-def strip_kit(old, new):
-    """new without its kit includes, nor the blank line set apart for
-    them: where one is left on each side, one goes.  Blank lines
-    elsewhere stay as they are."""
-    lines = new.split("\n")
+def strip_kit(new):
+    """new without its kit includes, nor the blank line that
+    Rewrite.includes() set above them (when they follow a system
+    header).  Blank lines elsewhere stay as they are."""
     out = []
-    i = 0
-    while i < len(lines):
-        if not KIT_INCLUDE_LINE.match(lines[i]):
-            out.append(lines[i])
-            i += 1
-            continue
-        while i < len(lines) and KIT_INCLUDE_LINE.match(lines[i]):
-            i += 1
-        after = lines[i] if i < len(lines) else None
-        nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if after is not None and not after.strip() and (
-                not out or not out[-1].strip() or not nxt.strip() or
-                nxt.startswith("#include <")):
-            i += 1	# the blank line under them
+    for line in new.split("\n"):
+        if not KIT_INCLUDE_LINE.match(line):
+            out.append(line)
+        elif len(out) > 1 and not out[-1].strip() and \
+                out[-2].startswith("#include <"):
+            out.pop()
     return "\n".join(out)
 
 
@@ -460,6 +451,36 @@ def git(repo, *args, **kw):
                           text=True, **kw).stdout
 
 
+CORE_CLASH = "a core patch changes the same lines: convert it by hand " \
+    "on top of the series"
+
+
+def merge3(base, ours, theirs):
+    """theirs' changes to base made on ours (git merge-file), or None
+    where they overlap."""
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for name, text in (("ours", ours), ("base", base),
+                           ("theirs", theirs)):
+            paths.append(os.path.join(d, name))
+            with open(paths[-1], "w") as fh:
+                fh.write(text)
+        p = subprocess.run(["git", "merge-file", "-p", "-q"] + paths,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    return p.stdout if p.returncode == 0 else None
+
+
+def on_core(done, rel, old, new):
+    """A driver's edit (old, new) of rel, made on what the core patches
+    left of it (done): a file both change (fs/libfs.c, say) must keep
+    the core patch's lines.  None where the two overlap."""
+    if rel not in done:
+        return (old, new)
+    merged = merge3(old, done[rel], new)
+    return None if merged is None else (done[rel], merged)
+
+
 def plan(module, tree):
     """(patches, left out): patches are (subject, body, {rel: (old,
     new)}, {rel whose original doesn't build against tree}); left out
@@ -468,7 +489,7 @@ def plan(module, tree):
     left = []
     outs = {}
     for f in live:
-        new = strip_kit(f.text, f.out)
+        new = strip_kit(f.out)
         bad = sorted(set(UNSUPPORTED.findall(new)))
         if bad:
             left.append((f.path, "needs %s, which no core patch of "
@@ -498,22 +519,38 @@ def plan(module, tree):
     release = os.path.basename(os.path.dirname(os.path.abspath(tree)))
     mods = groups(tree, [f.path for f in outs])
     # A changed header goes with one module, once: the first whose files
-    # include it, else the first.
+    # include it.
     home = {}
     for h in module.headers:
         if h.out == h.text:
             continue
         inc = re.compile(r'^\s*#\s*include\s*[<"](?:[^>"]*/)?%s[>"]' %
                          re.escape(os.path.basename(h.path)), re.M)
-        home[h] = next((k for k, rels in mods.items()
-                        if any(inc.search(byname[r].text) for r in rels)),
-                       next(iter(mods)))
+        k = next((k for k, rels in mods.items()
+                  if any(inc.search(byname[r].text) for r in rels)), None)
+        if k is None:
+            left.append((h.path, "no file of the series includes it"))
+        else:
+            home[h] = k
     for (d, name), rels in mods.items():
-        fs = [byname[r] for r in rels]
-        edits = {r: (byname[r].text, outs[byname[r]]) for r in rels}
+        edits = {}
+        for r in list(rels):
+            f = byname[r]
+            edits[r] = on_core(done, r, f.text, outs[f])
+            if edits[r] is None:
+                left.append((f.path, CORE_CLASH))
+                del edits[r]
+                rels.remove(r)
         for h, k in home.items():
             if k == (d, name):
-                edits[os.path.relpath(h.path, tree)] = (h.text, h.out)
+                r = os.path.relpath(h.path, tree)
+                edits[r] = on_core(done, r, h.text, h.out)
+                if edits[r] is None:
+                    left.append((h.path, CORE_CLASH))
+                    del edits[r]
+        if not rels:
+            continue
+        fs = [byname[r] for r in rels]
         patches.append(("%s: convert to read/write iterators" %
                         prefix(tree, rels, name),
                         message(name, fs, release), edits,
@@ -551,14 +588,15 @@ def write(patches, outdir, ident=PLACEHOLDER):
     the user's git config here."""
     os.makedirs(outdir, exist_ok=True)
     # Nor any other setting of the user's: format.coverLetter,
-    # diff.noprefix or a hook would change what is written.
-    env = dict(os.environ, GIT_AUTHOR_NAME=ident[0],
-               GIT_AUTHOR_EMAIL=ident[1], GIT_COMMITTER_NAME=ident[0],
-               GIT_COMMITTER_EMAIL=ident[1], GIT_CONFIG_NOSYSTEM="1",
-               GIT_CONFIG_GLOBAL=os.devnull)
+    # diff.noprefix or a hook would change what is written, and so would
+    # GIT_DIR, GIT_CONFIG_PARAMETERS (git -c) or GIT_TEMPLATE_DIR.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_AUTHOR_NAME=ident[0], GIT_AUTHOR_EMAIL=ident[1],
+               GIT_COMMITTER_NAME=ident[0], GIT_COMMITTER_EMAIL=ident[1],
+               GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
 
     def commit(*args, **kw):
-        git(repo, "commit", "-q", *args, env=env, **kw)
+        git(repo, "commit", "-q", "--no-verify", *args, env=env, **kw)
     with tempfile.TemporaryDirectory() as repo:
         git(repo, "init", "-q", env=env)
         for _, _, edits, _ in patches:	# the tree's files, as they were

@@ -7,9 +7,12 @@ import os
 import re
 import subprocess
 import tempfile
+import types
 import unittest
+from unittest import mock
 
 from iterconv import series
+from iterconv.rewrite import Rewrite
 
 FS_H = """#ifndef _LINUX_FS_H
 #define _LINUX_FS_H
@@ -61,6 +64,10 @@ static ssize_t a_read_iter(struct kiocb *iocb, struct iov_iter *to)
 """
 
 
+# What Rewrite.includes() reads of a File, in --wrap.
+WRAPPED = types.SimpleNamespace(mode="wrap", reads={}, writes={})
+
+
 class File:
     def __init__(self, path, text, out, lines=()):
         self.path, self.text, self.out = path, text, out
@@ -102,21 +109,25 @@ class Series(unittest.TestCase):
         return File(os.path.join(self.tree, rel), ORIG, out, lines)
 
     def test_strip_kit(self):
-        self.assertEqual(series.strip_kit(ORIG, OUT),
+        self.assertEqual(series.strip_kit(OUT),
                          OUT.replace('#include "iterkit.h"\n\n', ""))
-        self.assertNotIn("\n\n\n", series.strip_kit(ORIG, OUT))
-        self.assertEqual(series.strip_kit("", '#include "debugfs_iter.h"\n'
+        self.assertNotIn("\n\n\n", series.strip_kit(OUT))
+        self.assertEqual(series.strip_kit('#include "debugfs_iter.h"\n'
                                           '#include "compat.h"\nx\n'), "x\n")
-        # Set apart by blank lines, in a file that has two blank lines
-        # elsewhere (apm-emulation.c): one blank line where it was, and
-        # the other two left alone.
-        old = "#include <linux/delay.h>\n\n/*\n * x\n */\n\n\nint a;\n"
-        new = old.replace("delay.h>\n", 'delay.h>\n\n#include "iterkit.h"\n')
-        self.assertEqual(series.strip_kit(old, new), old)
-        # Right under the system headers, a blank line after: kept.
-        old = "#include <linux/fs.h>\n\nint a;\n"
-        new = old.replace("fs.h>\n", 'fs.h>\n#include "iterkit.h"\n')
-        self.assertEqual(series.strip_kit(old, new), old)
+        # Each file as Rewrite.includes() leaves it: with the original,
+        # strip_kit gives the original back.
+        code = "ssize_t f(void) { return FOPS_READ_ITER_HELPER(x); }\n"
+        for old in (
+                # Set apart, in a file with two blank lines elsewhere
+                # (apm-emulation.c): they stay.
+                "#include <linux/delay.h>\n\n/*\n * x\n */\n\n\n",
+                # Code right under the system headers.
+                "#include <a.h>\n",
+                # Under a local header (no blank line added), two after.
+                '#include <a.h>\n#include "l.h"\n\n\n'):
+            new = Rewrite.includes(WRAPPED, old + code)
+            self.assertIn('#include "iterkit.h"', new)
+            self.assertEqual(series.strip_kit(new), old + code)
 
     def test_core_needed(self):
         need = series.core_needed(self.tree, [OUT])
@@ -284,6 +295,51 @@ class Series(unittest.TestCase):
         self.assertEqual(len(with_h), 1)
         self.assertIn("drivers/misc/two/x.c", with_h[0])
 
+    def test_header_no_one_includes(self):
+        """A changed header that no file of the series includes is left
+        out, with the reason, even where every file is left out too."""
+        hdr = os.path.join(self.tree, "drivers/char/h.h")
+        mod = Module([self.file("drivers/char/a.c")])
+        mod.headers = [File(hdr, "ssize_t h_read(void);\n",
+                            "ssize_t h_read_iter(void);\n")]
+        patches, left = series.plan(mod, self.tree)
+        self.assertEqual(left, [(hdr, "no file of the series includes it")])
+        self.assertFalse(any("drivers/char/h.h" in e
+                             for _, _, e, _ in patches))
+        mod.files = []
+        self.assertEqual(series.plan(mod, self.tree)[1], left)
+
+    def test_driver_on_a_core_file(self):
+        """A file that a core patch changes too (fs/libfs.c's
+        simple_dir_operations): its own patch is made on the core
+        patch's, and keeps it."""
+        libfs = LIBFS_C + "\n" * 4 + "const struct file_operations d = {\n" \
+            "\t.read = generic_read_dir,\n};\n"
+        path = os.path.join(self.tree, "fs/libfs.c")
+        with open(path, "w") as f:
+            f.write(libfs)
+        lib = File(path, libfs, libfs.replace(".read = generic_read_dir",
+                                              ".read_iter = generic_dir_iter"))
+        patches, left = series.plan(
+            Module([self.file("drivers/char/a.c"), lib]), self.tree)
+        self.assertEqual(left, [])
+        paths = series.write(patches, os.path.join(self.tree, "out"),
+                             ("A U Thor", "a@example.org"))
+        for p in paths:
+            subprocess.run(["git", "apply", p], cwd=self.tree, check=True)
+        with open(path) as f:
+            text = f.read()
+        self.assertIn("simple_copy_to_iter", text)
+        self.assertIn(".read_iter = generic_dir_iter", text)
+
+    def test_merge3(self):
+        base = "a\nb\nc\nd\ne\nf\ng\n"
+        self.assertEqual(series.merge3(base, base.replace("a", "A"),
+                                       base.replace("g", "G")),
+                         "A\nb\nc\nd\ne\nf\nG\n")
+        self.assertIsNone(series.merge3(base, base.replace("d", "1"),
+                                        base.replace("d", "2")))
+
     def test_apply_under_a_repository(self):
         """A copy of the tree inside another repository (the kit's
         build/) gets the patch: git apply doesn't skip its files."""
@@ -314,20 +370,17 @@ class Series(unittest.TestCase):
             f.write("[format]\n\tcoverLetter = true\n\tnumbered = false\n"
                     "[diff]\n\tnoprefix = true\n"
                     "[core]\n\thooksPath = %s\n" % hooks)
-        old = os.environ.get("GIT_CONFIG_GLOBAL")
-        os.environ["GIT_CONFIG_GLOBAL"] = cfg
-        try:
+        user = {"GIT_CONFIG_GLOBAL": cfg,
+                "GIT_CONFIG_PARAMETERS": "'format.suffix=.txt'",
+                "GIT_DIR": os.path.join(self.tree, "nowhere")}
+        with mock.patch.dict(os.environ, user):
             patches, _ = series.plan(Module([self.file("drivers/char/a.c")]),
                                      self.tree)
             paths = series.write(patches, os.path.join(self.tree, "out"),
                                  ("A U Thor", "a@example.org"))
-        finally:
-            if old is None:
-                del os.environ["GIT_CONFIG_GLOBAL"]
-            else:
-                os.environ["GIT_CONFIG_GLOBAL"] = old
         self.assertEqual(len(paths), 2)
         self.assertFalse(any("cover-letter" in p for p in paths))
+        self.assertTrue(all(p.endswith(".patch") for p in paths))
         with open(paths[1]) as f:
             text = f.read()
         self.assertIn("Subject: [PATCH 2/2] ", text)
