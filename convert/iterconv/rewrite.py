@@ -49,6 +49,32 @@ def field_line(field, value, col):
     return head + (pad if width == col else " ") + "= " + value
 
 
+def top_level(line, start, pattern):
+    """Where pattern's matches in line end, for those at the level of
+    the parenthesis just before start: none inside a nested pair, a
+    string or a character constant."""
+    ends, depth, quote, i = [], 1, None, start
+    while i < len(line) and depth:
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 1:
+            m = re.compile(pattern).match(line, i)
+            if m:
+                ends.append(m.end() - 1)
+        i += 1
+    return ends
+
+
 class Rewrite:
     """File's part: its output's text, after the passes."""
 
@@ -244,17 +270,19 @@ class Rewrite:
     def wrap_long(out, old):
         """A condition that a copy's rewrite made longer than 80 columns
         (copy_to_iter(x, n, to) != n): broken after its last comparison
-        that leaves the first line within 80, the rest under the
-        condition's first character.  Lines of old stay as they were."""
+        at the condition's own level (not inside a call's parentheses
+        nor a string) that leaves the first line within 80, the rest
+        under the condition's first character.  Lines of old stay as
+        they were."""
         keep = set(old.split("\n"))
         lines = []
         for line in out.split("\n"):
-            m = re.match(r"^(\t*)(?:if|while) \(", line)
+            m = re.match(r"^(\t*)(?:\} else )?(?:if|while) \(", line)
             if line in keep or not m or len(line.expandtabs(8)) <= 80:
                 lines.append(line)
                 continue
-            cuts = [c.end() for c in re.finditer(r" (?:!=|==)(?= )", line)
-                    if len(line[:c.end()].expandtabs(8)) <= 80]
+            cuts = [c for c in top_level(line, m.end(), r" (?:!=|==) ")
+                    if len(line[:c].expandtabs(8)) <= 80]
             if not cuts:
                 lines.append(line)
                 continue

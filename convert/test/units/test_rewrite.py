@@ -44,6 +44,16 @@ class Layout(unittest.TestCase):
         self.assertEqual(Rewrite.wrap_long(long, long), long)
         odd = "\tif (" + "a" * 90 + ") {"
         self.assertEqual(Rewrite.wrap_long(odd, ""), odd)
+        # After an else.
+        other = long.replace("\tif (copy_to_iter(alarm_events",
+                             "\t} else if (copy_to_iter(ev")
+        self.assertEqual(Rewrite.wrap_long(other, ""), other.replace(
+            ") != ", ") !=\n\t\t   "))
+        # A comparison inside a call or a string is no place to break:
+        # where the condition's own is past 80, the line stays.
+        inner = ("\tif (f(a == b, \"x != y\", " + "c" * 60 +
+                 ") != sizeof(struct tlclk_alarms)) {")
+        self.assertEqual(Rewrite.wrap_long(inner, ""), inner)
 
     def test_spacing(self):
         self.assertEqual(Rewrite.spacing("}\nFOPS_READ_ITER_HELPER(f);\n"),
