@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of scripts/convert-survey's file list: the files it takes,
+and with --modules (scripts/convert-upstream's) their modules' others."""
+
+import importlib.machinery
+import importlib.util
+import os
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "..", "scripts", "convert-survey")
+_loader = importlib.machinery.SourceFileLoader("convert_survey", SCRIPT)
+_spec = importlib.util.spec_from_loader("convert_survey", _loader)
+survey = importlib.util.module_from_spec(_spec)
+_loader.exec_module(survey)
+
+FOPS = "static const struct file_operations f = {\n\t.read = r,\n};\n"
+TREE = {
+    "drivers/char/tpm/Makefile": "obj-$(CONFIG_TCG_TPM) += tpm.o\n"
+    "tpm-y := tpm-chip.o \\\n\ttpm-dev.o\ntpm-y += eventlog/common.o\n"
+    "tpm-$(CONFIG_ACPI) += tpm_ppi.o\nobj-m += other.o\n",
+    "drivers/char/tpm/tpm-dev.c": FOPS,
+    "drivers/char/tpm/tpm-chip.c": "int chip;\n",
+    "drivers/char/tpm/tpm_ppi.c": "int ppi;\n",
+    "drivers/char/tpm/other.c": "int other;\n",
+    "drivers/char/tpm/eventlog/common.c": "int common;\n",
+    "drivers/char/lone.c": FOPS,
+    # In a comment only: not taken.
+    "drivers/char/doc.c": "/*\n" + FOPS + " */\n",
+}
+
+
+class List(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.src = self.tmp.name
+        for rel, text in TREE.items():
+            p = os.path.join(self.src, rel)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w") as f:
+                f.write(text)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_found(self):
+        self.assertEqual(survey.found(self.src, ["drivers/char"]),
+                         ["drivers/char/lone.c", "drivers/char/tpm/tpm-dev.c"])
+
+    def test_module_files(self):
+        self.assertEqual(
+            survey.module_files(self.src, "drivers/char/tpm/tpm-dev.c"),
+            ["drivers/char/tpm/tpm-dev.c", "drivers/char/tpm/tpm-chip.c",
+             "drivers/char/tpm/eventlog/common.c",
+             "drivers/char/tpm/tpm_ppi.c"])
+        # No Makefile, or a module of one file: the file alone.
+        self.assertEqual(survey.module_files(self.src, "drivers/char/lone.c"),
+                         ["drivers/char/lone.c"])
+
+
+if __name__ == "__main__":
+    unittest.main()
