@@ -19,6 +19,28 @@ COPIES = {"copy_to_user": (0, 2), "copy_from_user": (1, 2),
           "put_user": (1, None), "get_user": (1, None)}
 
 
+def at_most(n, count):
+    """Whether expression n (norm()'s form) is never more than count: a
+    min() of it, or a conditional that picks count when count is the
+    smaller (count > max ? max : count)."""
+    m = re.match(r"(min|min_t|umin|min3)\(", n)
+    if m and match_close(n, m.end() - 1) == len(n) - 1:
+        args = [norm(n[a:b]) for a, b in split_top(n, m.end(), len(n) - 1)]
+        return count in args[1 if m.group(1) == "min_t" else 0:]
+    m = re.fullmatch(r"([^?:]+)\?([^?:]+):([^?:]+)", n)
+    c = m and re.fullmatch(r"([^<>]+)(<=?|>=?)([^<>=][^<>]*)",
+                           norm(m.group(1)))
+    if not c:
+        return False
+    a, op, b = (norm(g) for g in c.groups())
+    yes, no = norm(m.group(2)), norm(m.group(3))
+    if op.startswith("<"):
+        a, b = b, a		# a > b: a is the larger when it holds
+    # Where the larger is count, the other; else count.
+    return (a == count and (yes, no) == (b, count)) or \
+        (b == count and (yes, no) == (count, a))
+
+
 def unbounded(body, at, buf, count, read):
     """Why the copy of buf at offset at of body can't be converted
     natively, or None: its length isn't bounded by count (no test of
@@ -36,7 +58,7 @@ def unbounded(body, at, buf, count, read):
             not args[which][0] <= at < args[which][1]:
         return None
     n = norm(body[slice(*args[length])]) if length else None
-    if n == count:
+    if n == count or n and at_most(n, count):
         return None
     done = body[:call.start()]
     word = r"(?<!\w)%s(?!\w)"

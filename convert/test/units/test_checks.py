@@ -49,6 +49,11 @@ class Bounded(unittest.TestCase):
             "\tif (copy_from_user(&c, buf, 1))", read=False))
         self.assertIn("sizeof the value", self.why(
             "\treturn put_user(v, (int __user *)buf);"))
+        # The larger of the two, or a min() without count: not bounded.
+        for n in ("count > max ? count : max", "max(len, count)",
+                  "min_t(size_t, count, len) + 1", "min(len, 8)"):
+            self.assertIn("is not bounded by count", self.why(
+                "\tif (copy_to_user(buf, x, %s))" % n), n)
 
     def test_bounded(self):
         for body in [
@@ -59,7 +64,14 @@ class Bounded(unittest.TestCase):
                 "\treturn put_user(v, (int __user *)buf);",
                 "\tn = min(count, len);\n\tif (copy_to_user(buf, x, n))",
                 "\tif (count == 4)\n\t\tcopy_from_user(&v, buf, 4);",
-                "\treturn simple_read_from_buffer(buf, count, ppos, x, 9);"]:
+                "\treturn simple_read_from_buffer(buf, count, ppos, x, 9);",
+                # min() and its conditional forms (fs/dlm, fs/proc/base.c)
+                "\tif (copy_from_user(x, buf, min_t(size_t, sizeof(x) - 1,"
+                " count)))",
+                "\tif (copy_to_user(buf, x, min(len, count)))",
+                "\tif (copy_to_user(buf, x, count > max ? max : count))",
+                "\tif (copy_to_user(buf, x, (max < count) ? max : count))",
+                "\tif (copy_to_user(buf, x, count <= max ? count : max))"]:
             self.assertIsNone(self.why(body), body)
 
 
