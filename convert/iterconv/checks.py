@@ -26,7 +26,12 @@ def at_most(n, count):
     m = re.match(r"(min|min_t|umin|min3)\(", n)
     if m and match_close(n, m.end() - 1) == len(n) - 1:
         args = [norm(n[a:b]) for a, b in split_top(n, m.end(), len(n) - 1)]
-        return count in args[1 if m.group(1) == "min_t" else 0:]
+        if m.group(1) != "min_t":
+            return count in args
+        # In a signed type, a negative other would be the minimum, and a
+        # huge length once copied.
+        return count in args[1:] and re.fullmatch(
+            r"size_t|u(8|16|32|64|long|int)|unsigned\w*", args[0]) is not None
     m = re.fullmatch(r"([^?:]+)\?([^?:]+):([^?:]+)", n)
     c = m and re.fullmatch(r"([^<>]+)(<=?|>=?)([^<>=][^<>]*)",
                            norm(m.group(1)))

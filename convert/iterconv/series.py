@@ -361,6 +361,12 @@ def core_needed(tree, outputs, reports=""):
     return out
 
 
+# Kbuild's lists that end in -y or -objs and name no module.
+NOT_MODULES = ("obj", "lib", "ccflags", "subdir-ccflags", "asflags",
+               "ldflags", "always", "extra", "hostprogs", "userprogs",
+               "subdir")
+
+
 def groups(tree, paths):
     """The call's .c files by module: a Makefile's NAME-y/-objs in their
     directory, else one per file.  {name: [relative paths]}, in order."""
@@ -373,9 +379,11 @@ def groups(tree, paths):
         if os.path.isfile(mk):
             with open(mk, errors="replace") as f:
                 text = f.read().replace("\\\n", " ")
-            m = re.search(r"^\s*(\w+)-(?:y|objs|\$\(\w+\))\s*[:+]?=[^\n]*"
-                          r"\b%s\.o\b" % re.escape(name), text, re.M)
-            if m and m.group(1) not in ("obj", "lib", "ccflags"):
+            m = next((m for m in re.finditer(
+                r"^\s*([\w-]+)-(?:y|objs|\$\(\w+\))\s*[:+]?=[^\n]*"
+                r"(?<![\w/-])%s\.o\b" % re.escape(name), text, re.M)
+                if m.group(1) not in NOT_MODULES), None)
+            if m:
                 name = m.group(1)
         out.setdefault((d, name), []).append(rel)
     return out
@@ -388,7 +396,7 @@ def prefix(tree, rels, name):
         p = subprocess.run(["git", "-C", tree, "log", "-n", "30",
                             "--format=%s", "--"] + rels,
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                           text=True)
+                           text=True, env=git_env())
         seen = collections.Counter(s.rsplit(": ", 1)[0]
                                    for s in p.stdout.splitlines()
                                    if ": " in s and not
@@ -445,6 +453,15 @@ def message(module_name, files, release):
     return "\n".join(body)
 
 
+def git_env(**extra):
+    """The environment for git: none of the user's GIT_* (GIT_DIR,
+    GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS...), which would point it at
+    another repository or change what it writes; extra added."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(extra)
+    return env
+
+
 def git(repo, *args, **kw):
     return subprocess.run(["git", "-C", repo] + list(args), check=True,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -467,7 +484,7 @@ def merge3(base, ours, theirs):
                 fh.write(text)
         p = subprocess.run(["git", "merge-file", "-p", "-q"] + paths,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
+                           text=True, env=git_env())
     return p.stdout if p.returncode == 0 else None
 
 
@@ -518,9 +535,26 @@ def plan(module, tree):
                       getattr(f, "build", []))}
     release = os.path.basename(os.path.dirname(os.path.abspath(tree)))
     mods = groups(tree, [f.path for f in outs])
+    edits = {}	# a module's: {rel: (old, new)}, made on the core patches'
+
+    def drop(key, clash):
+        """Leave module key out: its files name each other's functions,
+        so none goes without the one that clashes."""
+        for r in mods.pop(key):
+            left.append((byname[r].path, CORE_CLASH if r == clash else
+                         "left out with %s, of its module, where a core "
+                         "patch changes the same lines" %
+                         os.path.basename(clash)))
+        edits.pop(key, None)
+    for key, rels in list(mods.items()):
+        edits[key] = {r: on_core(done, r, byname[r].text, outs[byname[r]])
+                      for r in rels}
+        clash = next((r for r in rels if edits[key][r] is None), None)
+        if clash:
+            drop(key, clash)
     # A changed header goes with one module, once: the first whose files
-    # include it.
-    home = {}
+    # include it.  One that clashes takes its module out with it.
+    homes = []
     for h in module.headers:
         if h.out == h.text:
             continue
@@ -528,32 +562,26 @@ def plan(module, tree):
                          re.escape(os.path.basename(h.path)), re.M)
         k = next((k for k, rels in mods.items()
                   if any(inc.search(byname[r].text) for r in rels)), None)
+        r = os.path.relpath(h.path, tree)
+        e = k and on_core(done, r, h.text, h.out)
         if k is None:
             left.append((h.path, "no file of the series includes it"))
+        elif e is None:
+            left.append((h.path, CORE_CLASH))
+            if k in mods:
+                drop(k, r)
         else:
-            home[h] = k
+            homes.append((h, k, r, e))
+    for h, k, r, e in homes:
+        if k in mods:
+            edits[k][r] = e
+        else:
+            left.append((h.path, "its module is left out"))
     for (d, name), rels in mods.items():
-        edits = {}
-        for r in list(rels):
-            f = byname[r]
-            edits[r] = on_core(done, r, f.text, outs[f])
-            if edits[r] is None:
-                left.append((f.path, CORE_CLASH))
-                del edits[r]
-                rels.remove(r)
-        for h, k in home.items():
-            if k == (d, name):
-                r = os.path.relpath(h.path, tree)
-                edits[r] = on_core(done, r, h.text, h.out)
-                if edits[r] is None:
-                    left.append((h.path, CORE_CLASH))
-                    del edits[r]
-        if not rels:
-            continue
         fs = [byname[r] for r in rels]
         patches.append(("%s: convert to read/write iterators" %
                         prefix(tree, rels, name),
-                        message(name, fs, release), edits,
+                        message(name, fs, release), edits[(d, name)],
                         unbuilt & set(rels)))
     return patches, left
 
@@ -590,10 +618,9 @@ def write(patches, outdir, ident=PLACEHOLDER):
     # Nor any other setting of the user's: format.coverLetter,
     # diff.noprefix or a hook would change what is written, and so would
     # GIT_DIR, GIT_CONFIG_PARAMETERS (git -c) or GIT_TEMPLATE_DIR.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_AUTHOR_NAME=ident[0], GIT_AUTHOR_EMAIL=ident[1],
-               GIT_COMMITTER_NAME=ident[0], GIT_COMMITTER_EMAIL=ident[1],
-               GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+    env = git_env(GIT_AUTHOR_NAME=ident[0], GIT_AUTHOR_EMAIL=ident[1],
+                  GIT_COMMITTER_NAME=ident[0], GIT_COMMITTER_EMAIL=ident[1],
+                  GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
 
     def commit(*args, **kw):
         git(repo, "commit", "-q", "--no-verify", *args, env=env, **kw)
@@ -652,7 +679,7 @@ def apply(tree, patch):
     under build/), git apply takes the paths as that repository's and
     skips them all, with status 0: so git looks for no repository above
     tree."""
-    env = dict(os.environ, GIT_CEILING_DIRECTORIES=os.path.dirname(
+    env = git_env(GIT_CEILING_DIRECTORIES=os.path.dirname(
         os.path.abspath(tree)))
     return subprocess.run(["git", "apply", "--whitespace=nowarn",
                            os.path.abspath(patch)], cwd=tree, env=env,

@@ -51,7 +51,8 @@ class Bounded(unittest.TestCase):
             "\treturn put_user(v, (int __user *)buf);"))
         # The larger of the two, or a min() without count: not bounded.
         for n in ("count > max ? count : max", "max(len, count)",
-                  "min_t(size_t, count, len) + 1", "min(len, 8)"):
+                  "min_t(size_t, count, len) + 1", "min(len, 8)",
+                  "min_t(int, ret, count)", "min_t(ssize_t, len, count)"):
             self.assertIn("is not bounded by count", self.why(
                 "\tif (copy_to_user(buf, x, %s))" % n), n)
 
@@ -69,6 +70,7 @@ class Bounded(unittest.TestCase):
                 "\tif (copy_from_user(x, buf, min_t(size_t, sizeof(x) - 1,"
                 " count)))",
                 "\tif (copy_to_user(buf, x, min(len, count)))",
+                "\tif (copy_to_user(buf, x, min_t(unsigned long, n, count)))",
                 "\tif (copy_to_user(buf, x, count > max ? max : count))",
                 "\tif (copy_to_user(buf, x, (max < count) ? max : count))",
                 "\tif (copy_to_user(buf, x, count <= max ? count : max))"]:

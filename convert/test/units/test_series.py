@@ -181,6 +181,21 @@ class Series(unittest.TestCase):
         self.assertEqual(series.prefix(self.tree, ["drivers/misc/two/x.c"],
                                        "twin"), "two: twin")
 
+    def test_groups_kbuild_names(self):
+        """A module's name may have hyphens (mei-me-objs); a list that
+        names no module (subdir-ccflags-y) is not one; dev.c is not
+        tpm-dev.o."""
+        d = os.path.join(self.tree, "drivers/misc/mei")
+        os.makedirs(d)
+        with open(os.path.join(d, "Makefile"), "w") as f:
+            f.write("subdir-ccflags-y += -I$(src) me.o\n"
+                    "mei-me-objs := pci-me.o \\\n\tme.o\n"
+                    "tpm-y := tpm-dev.o\n")
+        g = series.groups(self.tree, [os.path.join(d, c) for c in
+                                      ("me.c", "pci-me.c", "dev.c")])
+        self.assertEqual(list(g), [("drivers/misc/mei", "mei-me"),
+                                   ("drivers/misc/mei", "dev")])
+
     def test_plan(self):
         left = self.file("drivers/char/b.c", OUT.replace(
             "simple_copy_to_iter", "kstrtou32_from_iter"))
@@ -332,6 +347,46 @@ class Series(unittest.TestCase):
         self.assertIn("simple_copy_to_iter", text)
         self.assertIn(".read_iter = generic_dir_iter", text)
 
+    def test_module_clash(self):
+        """A file whose changes clash with a core patch's takes its whole
+        module out (its files name each other's functions), and the
+        header that goes with that module; the rest of the series stays."""
+        with open(os.path.join(self.tree, "fs/Makefile"), "w") as f:
+            f.write("obj-m += both.o\nboth-y := libfs.o other.o\n")
+        lib = File(os.path.join(self.tree, "fs/libfs.c"), LIBFS_C,
+                   LIBFS_C.replace("EXPORT_SYMBOL(", "EXPORT_SYMBOL_GPL("))
+        other = File(os.path.join(self.tree, "fs/other.c"),
+                     '#include "o.h"\n' + ORIG, '#include "o.h"\n' + OUT)
+        mod = Module([self.file("drivers/char/a.c"), lib, other])
+        hdr = os.path.join(self.tree, "fs/o.h")
+        mod.headers = [File(hdr, "int o;\n", "long o;\n")]
+        patches, left = series.plan(mod, self.tree)
+        self.assertEqual(left, [
+            (lib.path, series.CORE_CLASH),
+            (other.path, "left out with libfs.c, of its module, where a "
+             "core patch changes the same lines"),
+            (hdr, "no file of the series includes it")])
+        touched = {r for _, _, e, _ in patches for r in e}
+        self.assertIn("drivers/char/a.c", touched)
+        self.assertNotIn("fs/other.c", touched)
+
+    def test_header_clash(self):
+        """A header whose changes clash with a core patch's takes the
+        module that includes it out with it."""
+        fs_h = "include/linux/fs.h"
+        a = File(os.path.join(self.tree, "drivers/char/a.c"),
+                 "#include <linux/fs.h>\n" + ORIG,
+                 "#include <linux/fs.h>\n" + OUT)
+        mod = Module([a])
+        mod.headers = [File(os.path.join(self.tree, fs_h), FS_H,
+                            FS_H.replace("#endif", "int x;\n#endif"))]
+        patches, left = series.plan(mod, self.tree)
+        self.assertEqual(left, [
+            (mod.headers[0].path, series.CORE_CLASH),
+            (a.path, "left out with fs.h, of its module, where a core patch "
+             "changes the same lines")])
+        self.assertEqual(len(patches), 1)	# the core patch alone
+
     def test_merge3(self):
         base = "a\nb\nc\nd\ne\nf\ng\n"
         self.assertEqual(series.merge3(base, base.replace("a", "A"),
@@ -352,8 +407,11 @@ class Series(unittest.TestCase):
             copy = os.path.join(repo, "build", "tree")
             os.makedirs(os.path.dirname(copy))
             subprocess.run(["cp", "-a", self.tree, copy], check=True)
-            for p in paths:
-                self.assertEqual(series.apply(copy, p).returncode, 0)
+            # Nor do the user's GIT_DIR and GIT_WORK_TREE send it elsewhere.
+            with mock.patch.dict(os.environ, {"GIT_DIR": repo + "/.git",
+                                             "GIT_WORK_TREE": repo}):
+                for p in paths:
+                    self.assertEqual(series.apply(copy, p).returncode, 0)
             with open(os.path.join(copy, "include/linux/fs.h")) as f:
                 self.assertIn("simple_copy_to_iter", f.read())
 

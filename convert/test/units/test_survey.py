@@ -26,6 +26,10 @@ TREE = {
     "drivers/char/tpm/other.c": "int other;\n",
     "drivers/char/tpm/eventlog/common.c": "int common;\n",
     "drivers/char/lone.c": FOPS,
+    "drivers/misc/mei/Makefile": "subdir-ccflags-y += -I$(src)\n"
+    "mei-me-objs := pci-me.o \\\n\tme.o\n",
+    "drivers/misc/mei/pci-me.c": FOPS,
+    "drivers/misc/mei/me.c": "int me;\n",
     # In a comment only: not taken.
     "drivers/char/doc.c": "/*\n" + FOPS + " */\n",
 }
@@ -54,6 +58,10 @@ class List(unittest.TestCase):
             ["drivers/char/tpm/tpm-dev.c", "drivers/char/tpm/tpm-chip.c",
              "drivers/char/tpm/eventlog/common.c",
              "drivers/char/tpm/tpm_ppi.c"])
+        # A module's name with hyphens.
+        self.assertEqual(
+            survey.module_files(self.src, "drivers/misc/mei/pci-me.c"),
+            ["drivers/misc/mei/pci-me.c", "drivers/misc/mei/me.c"])
         # No Makefile, or a module of one file: the file alone.
         self.assertEqual(survey.module_files(self.src, "drivers/char/lone.c"),
                          ["drivers/char/lone.c"])
