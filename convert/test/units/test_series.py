@@ -13,6 +13,7 @@ from unittest import mock
 
 from iterconv import series
 from iterconv.rewrite import Rewrite
+from scratch import write_tree
 
 FS_H = """#ifndef _LINUX_FS_H
 #define _LINUX_FS_H
@@ -87,20 +88,17 @@ class Series(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.tree = self.tmp.name
-        for rel, text in (("include/linux/fs.h", FS_H),
-                          ("include/linux/uio.h", "#ifndef U\n#endif\n"),
-                          ("fs/libfs.c", LIBFS_C),
-                          ("fs/read_write.c", "#include <linux/uio.h>\n"),
-                          ("drivers/char/a.c", ORIG),
-                          *DEBUGFS.items(),
-                          ("drivers/char/b.c", ORIG.replace("a_", "b_")),
-                          ("drivers/misc/two/x.c", ORIG.replace("a_", "x_")),
-                          ("drivers/misc/two/Makefile",
-                           "obj-m += twin.o\ntwin-y := x.o \\\n\ty.o\n")):
-            p = os.path.join(self.tree, rel)
-            os.makedirs(os.path.dirname(p), exist_ok=True)
-            with open(p, "w") as f:
-                f.write(text)
+        write_tree(self.tree, (
+            ("include/linux/fs.h", FS_H),
+            ("include/linux/uio.h", "#ifndef U\n#endif\n"),
+            ("fs/libfs.c", LIBFS_C),
+            ("fs/read_write.c", "#include <linux/uio.h>\n"),
+            ("drivers/char/a.c", ORIG),
+            *DEBUGFS.items(),
+            ("drivers/char/b.c", ORIG.replace("a_", "b_")),
+            ("drivers/misc/two/x.c", ORIG.replace("a_", "x_")),
+            ("drivers/misc/two/Makefile",
+             "obj-m += twin.o\ntwin-y := x.o \\\n\ty.o\n")))
 
     def tearDown(self):
         self.tmp.cleanup()

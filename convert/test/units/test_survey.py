@@ -8,6 +8,8 @@ import os
 import tempfile
 import unittest
 
+from scratch import write_tree
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "..", "..", "scripts", "convert-survey")
 _loader = importlib.machinery.SourceFileLoader("convert_survey", SCRIPT)
@@ -39,11 +41,7 @@ class List(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.src = self.tmp.name
-        for rel, text in TREE.items():
-            p = os.path.join(self.src, rel)
-            os.makedirs(os.path.dirname(p), exist_ok=True)
-            with open(p, "w") as f:
-                f.write(text)
+        write_tree(self.src, TREE.items())
 
     def tearDown(self):
         self.tmp.cleanup()
