@@ -367,6 +367,20 @@ NOT_MODULES = ("obj", "lib", "ccflags", "subdir-ccflags", "asflags",
                "subdir")
 
 
+def module_lists(makefile):
+    """A Makefile's module lists, NAME-y, NAME-objs or NAME-$(CONFIG_X):
+    [(NAME, [objects, as written: x.o, sub/y.o])], continuations joined;
+    [] where there is no Makefile."""
+    try:
+        with open(makefile, errors="replace") as f:
+            text = f.read().replace("\\\n", " ")
+    except OSError:
+        return []
+    return [(n, re.findall(r"\S+\.o\b", objs)) for n, objs in re.findall(
+        r"^\s*([\w-]+)-(?:y|objs|\$\(\w+\))\s*[:+]?=(.*)$", text, re.M)
+        if n not in NOT_MODULES]
+
+
 def groups(tree, paths):
     """The call's .c files by module: a Makefile's NAME-y/-objs in their
     directory, else one per file.  {name: [relative paths]}, in order."""
@@ -375,16 +389,8 @@ def groups(tree, paths):
         rel = os.path.relpath(p, tree)
         d, base = os.path.split(rel)
         name = base[:-2]
-        mk = os.path.join(tree, d, "Makefile")
-        if os.path.isfile(mk):
-            with open(mk, errors="replace") as f:
-                text = f.read().replace("\\\n", " ")
-            m = next((m for m in re.finditer(
-                r"^\s*([\w-]+)-(?:y|objs|\$\(\w+\))\s*[:+]?=[^\n]*"
-                r"(?<![\w/-])%s\.o\b" % re.escape(name), text, re.M)
-                if m.group(1) not in NOT_MODULES), None)
-            if m:
-                name = m.group(1)
+        name = next((n for n, objs in module_lists(
+            os.path.join(tree, d, "Makefile")) if name + ".o" in objs), name)
         out.setdefault((d, name), []).append(rel)
     return out
 
