@@ -15,6 +15,8 @@ says what it does and how to call it; each module does one part:
                 and guards before a fops, includes, layout
   checks        what may be converted natively; whether an output is
                 whole (no buffer left, conditions kept)
+  build         --tree: the call's outputs compiled against a tree, W=1,
+                the originals first
   report        the report: what was done, what callers see differently,
                 the author's decisions; the patch
   series        --upstream: a git format-patch series against a tree,
