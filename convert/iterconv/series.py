@@ -20,6 +20,7 @@ import tempfile
 import textwrap
 
 from .build import TOP, compile_module
+from .kbuild import git_env, module_lists
 from .kitsource import fill
 
 KIT_INCLUDE_LINE = re.compile(
@@ -361,26 +362,6 @@ def core_needed(tree, outputs, reports=""):
     return out
 
 
-# Kbuild's lists that end in -y or -objs and name no module.
-NOT_MODULES = ("obj", "lib", "ccflags", "subdir-ccflags", "asflags",
-               "ldflags", "always", "extra", "hostprogs", "userprogs",
-               "subdir")
-
-
-def module_lists(makefile):
-    """A Makefile's module lists, NAME-y, NAME-objs or NAME-$(CONFIG_X):
-    [(NAME, [objects, as written: x.o, sub/y.o])], continuations joined;
-    [] where there is no Makefile."""
-    try:
-        with open(makefile, errors="replace") as f:
-            text = f.read().replace("\\\n", " ")
-    except OSError:
-        return []
-    return [(n, re.findall(r"\S+\.o\b", objs)) for n, objs in re.findall(
-        r"^\s*([\w-]+)-(?:y|objs|\$\(\w+\))\s*[:+]?=(.*)$", text, re.M)
-        if n not in NOT_MODULES]
-
-
 def groups(tree, paths):
     """The call's .c files by module: a Makefile's NAME-y/-objs in their
     directory, else one per file.  {name: [relative paths]}, in order."""
@@ -457,15 +438,6 @@ def message(module_name, files, release):
     body += ["", "Checked (scripts/convert --upstream, iterkit):"] + \
         wrap(checked)
     return "\n".join(body)
-
-
-def git_env(**extra):
-    """The environment for git: none of the user's GIT_* (GIT_DIR,
-    GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS...), which would point it at
-    another repository or change what it writes; extra added."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(extra)
-    return env
 
 
 def git(repo, *args, **kw):
