@@ -32,11 +32,12 @@ created; then what is left for the author to decide.
   --upstream --tree TREE --out DIR
              the outputs (native, or wrapped) as a git format-patch
              series against TREE, whose files FILE are, in DIR: the core
-             patches the outputs need and TREE lacks, then one patch per
-             module (series.py says more); no kit header in any.  Each
-             patch is checked with checkpatch --strict and compiled at its
-             place in the series, in a copy of TREE under build/upstream/
-             when TREE is a built kernel tree.  "series: ..." lines say
+             patches the outputs need and TREE lacks (a static of a name
+             one adds renamed first; another clash refuses it), then one
+             patch per module (series.py says more); no kit header in
+             any.  Each patch is checked with checkpatch --strict and
+             compiled at its place in the series, in a copy of TREE under
+             build/upstream/ when TREE is a built kernel tree.  "series: ..." lines say
              what was written and checked; a failed check exits 1.
 
 The files of one call are one module: a function and every fops that

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A core patch's new global names against the whole tree, before it
+adds them: where else each is named (kbuild.grep), and what to do there.
+A .c file's static function or variable of the same name is renamed, in
+a patch of its own before the core patch (net/core/datagram.c has a
+static simple_copy_to_iter(), and reaches include/linux/fs.h); anything
+else (a global of that name, a header's static inline, a macro, a member
+call that a new function-like macro would take) is a clash the tool
+can't settle, and the core patch is refused with the reason.  A member
+of the same name (x->name, .name =) is no clash for a function."""
+
+import os
+import re
+
+from .kbuild import grep
+from .text import enclosing, line_of, strip_comments
+
+
+class Clash(Exception):
+    """A name a core patch would add is the tree's already, in a way no
+    rename in one file settles: str() says where."""
+
+
+def member(text, start):
+    """Whether the word at text[start] follows -> or . (a member)."""
+    return re.search(r"(->|\.)\s*$", text[max(0, start - 16):start]) \
+        is not None
+
+
+def declared_member(code, start):
+    """Whether the word at code[start] (comment-stripped) is declared in
+    a struct's or union's body, as a member: int (*name)(int);"""
+    o = enclosing(code, start)
+    while o >= 0 and code[o] == "(":
+        o = enclosing(code, o)
+    return o >= 0 and code[o] == "{" and re.search(
+        r"\b(struct|union)\s*\w*\s*$", code[:o]) is not None
+
+
+def static_at(code, start):
+    """Whether the word at code[start] (comment-stripped) is declared
+    there, at file scope, by a declaration that says static."""
+    if code.count("{", 0, start) != code.count("}", 0, start):
+        return False
+    begin = max(code.rfind(";", 0, start), code.rfind("}", 0, start),
+                code.rfind("#", 0, start))
+    if begin >= 0 and code[begin] == "#":
+        begin = code.find("\n", begin)
+    head = code[begin + 1:start]
+    return re.search(r"\bstatic\b", head) is not None and \
+        re.search(r"[=(),]", head) is None
+
+
+def new_name(rel, name):
+    """The name rel's static name gets: the file's, then name
+    (datagram_simple_copy_to_iter)."""
+    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(rel))[0])
+    return "%s_%s" % (stem, name)
+
+
+def uses(code, name, macro):
+    """The offsets in code (comment-stripped) where name is named as the
+    tree's own identifier: not a member, unless name is to be a
+    function-like macro and the member is called (ops->name(...) would
+    be expanded), nor a struct's member declared."""
+    out = []
+    for m in re.finditer(r"\b%s\b" % re.escape(name), code):
+        called = re.match(r"\s*\(", code[m.end():]) is not None
+        if (member(code, m.start()) or declared_member(code, m.start())) \
+                and not (macro and called):
+            continue
+        out.append(m.start())
+    return out
+
+
+def scan(tree, names, macros=(), skip=()):
+    """Where tree names any of names (a core patch's new globals; macros
+    those of them that are function-like macros) outside the files in
+    skip (the core patch's own): {rel: {name: new name}}, the .c files
+    whose static of that name is to be renamed.  Raises Clash where a
+    name is named otherwise."""
+    renames = {}
+    for rel in grep(tree, names):
+        if rel in skip:
+            continue
+        with open(os.path.join(tree, rel), errors="replace") as f:
+            code = strip_comments(f.read())
+        for name in names:
+            at = uses(code, name, name in macros)
+            if not at:
+                continue
+            if rel.endswith(".c") and any(static_at(code, a) for a in at):
+                renames.setdefault(rel, {})[name] = new_name(rel, name)
+                continue
+            raise Clash("%s is the tree's already, at %s:%d, and not as a "
+                        ".c file's static that a rename there settles" % (
+                            name, rel, line_of(code, at[0])))
+    new = sorted({n for r in renames.values() for n in r.values()})
+    taken = grep(tree, new) if new else []
+    if taken:
+        raise Clash("a static's new name (%s) is the tree's already, in %s"
+                    % (", ".join(new), taken[0]))
+    return renames
+
+
+def rename(text, names):
+    """text with each of names (old: new) renamed wherever it names the
+    file's own (comments too), never where it is a member."""
+    for old, new in names.items():
+        text = re.sub(r"\b%s\b" % re.escape(old), lambda m: m.group(0) if
+                      member(text, m.start()) else new, text)
+    return text
