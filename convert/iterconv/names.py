@@ -13,18 +13,12 @@ import os
 import re
 
 from .kbuild import grep
-from .text import enclosing, line_of, strip_comments
+from .text import enclosing, line_of, member, strip_comments
 
 
 class Clash(Exception):
     """A name a core patch would add is the tree's already, in a way no
     rename in one file settles: str() says where."""
-
-
-def member(text, start):
-    """Whether the word at text[start] follows -> or . (a member)."""
-    return re.search(r"(->|\.)\s*$", text[max(0, start - 16):start]) \
-        is not None
 
 
 def declared_member(code, start):
