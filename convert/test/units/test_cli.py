@@ -5,6 +5,7 @@ installed): the command line, and what find.cocci finds."""
 import contextlib
 import io
 import os
+import re
 import shutil
 import tempfile
 import unittest
@@ -24,6 +25,28 @@ class Cli(unittest.TestCase):
                 self.assertEqual(cli.main(argv), 2)
             self.assertIn("scripts/convert [--native|--wrap]",
                           err.getvalue())
+
+    def test_help(self):
+        """--help prints the whole text on stdout and exits 0; the text
+        describes every option the command takes, each on a line of its
+        own; an option it doesn't take is named in the usage's error."""
+        for a in ("--help", "-h"):
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), \
+                    contextlib.redirect_stderr(err):
+                self.assertEqual(cli.main(["x.c", a]), 0)
+            self.assertEqual(out.getvalue(), cli.__doc__)
+            self.assertEqual(err.getvalue(), "")
+        described = re.findall(r"^  (-[-\w]+)(?:, (-\w))?", cli.__doc__,
+                               re.M)
+        self.assertEqual(sorted(o for d in described for o in d if o),
+                         sorted(cli.OPTIONS))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.assertEqual(cli.main(["--bogus", "x.c"]), 2)
+            self.assertEqual(cli.main(["x.c", "--tree"]), 2)
+        self.assertIn("convert: no option --bogus\n", err.getvalue())
+        self.assertIn("convert: --tree takes an argument\n", err.getvalue())
 
 
 @unittest.skipUnless(shutil.which("spatch"), "no spatch (scripts/setup "
