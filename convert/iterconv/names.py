@@ -97,10 +97,42 @@ def scan(tree, names, macros=(), skip=()):
     return renames
 
 
+def open_parens(line):
+    """The columns (tabs at 8) just after each "(" that line leaves open,
+    outermost first, comments and strings aside."""
+    code, opened = strip_comments(line), []
+    for i, ch in enumerate(code):
+        if ch == "(":
+            opened.append(len(line[:i + 1].expandtabs(8)))
+        elif ch == ")" and opened:
+            opened.pop()
+    return opened
+
+
 def rename(text, names):
     """text with each of names (old: new) renamed wherever it names the
-    file's own (comments too), never where it is a member."""
-    for old, new in names.items():
-        text = re.sub(r"\b%s\b" % re.escape(old), lambda m: m.group(0) if
-                      member(text, m.start()) else new, text)
-    return text
+    file's own (comments too), never where it is a member.  Where a
+    renamed line leaves a parenthesis open that the rename moved (a
+    declaration's), the lines that go on inside it are lined up under it
+    again, as checkpatch --strict wants them."""
+    new = text
+    for old, name in names.items():
+        new = re.sub(r"\b%s\b" % re.escape(old), lambda m: m.group(0) if
+                     member(new, m.start()) else name, new)
+    was, lines, out, i = text.split("\n"), new.split("\n"), [], 0
+    while i < len(lines):
+        out.append(lines[i])
+        opened = open_parens(lines[i])
+        i += 1
+        if lines[i - 1] == was[i - 1] or opened == open_parens(was[i - 1]):
+            continue
+        depth, col = len(opened), opened[-1] if opened else 0
+        while depth > 0 and i < len(lines):
+            line = lines[i]
+            if depth == len(opened):
+                line = "\t" * (col // 8) + " " * (col % 8) + line.lstrip()
+            out.append(line)
+            code = strip_comments(line)
+            depth += code.count("(") - code.count(")")
+            i += 1
+    return "\n".join(out)

@@ -42,6 +42,22 @@ class Names(unittest.TestCase):
         self.assertEqual(new.count("datagram_simple_copy_to_iter"), 3)
         self.assertIn("ops.simple_copy_to_iter = NULL;", new)
 
+    def test_rename_realigns(self):
+        """A declaration's lines that line up under the parenthesis the
+        rename moved are lined up under it again (checkpatch --strict);
+        a call's, whose parenthesis stays, are left as they were."""
+        text = ("DECLARE(static size_t f(const void *addr,\n"
+                "\t\t\tsize_t bytes));\n"
+                "static size_t f(const void *addr, size_t bytes,\n"
+                "\t\tvoid *data, struct iov_iter *i)\n{\n"
+                "\tn = CALL(cb, f,\n\t\t x, (y),\n\t\t z);\n}\n")
+        self.assertEqual(names.rename(text, {"f": "longer_f"}), (
+            "DECLARE(static size_t longer_f(const void *addr,\n"
+            "\t\t\t       size_t bytes));\n"
+            "static size_t longer_f(const void *addr, size_t bytes,\n"
+            "\t\t       void *data, struct iov_iter *i)\n{\n"
+            "\tn = CALL(cb, longer_f,\n\t\t x, (y),\n\t\t z);\n}\n"))
+
     def test_clash(self):
         """A global of the name, or a header's static inline, is refused,
         saying where; a member is no clash for a function, but a called
