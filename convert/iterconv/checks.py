@@ -228,15 +228,19 @@ class FileChecks:
                     continue
                 body = code[span[0]:span[1] + 1]
                 buf = self.fns[name]["buf"]
-                # chunk-loop.cocci's copies: a continue before one would
-                # step done without it (spatch's paths through the loop
-                # can't see that).
-                for cp in re.finditer(r"\bcopy_from_iter\(", body):
+                # chunk-loop.cocci's copies and byte scan's reads: a
+                # continue before one would step done or i without it
+                # (spatch's paths through the loop can't see that).
+                for cp in re.finditer(r"\b(copy_from_iter|get_iter)\(",
+                                      body):
                     if any(s <= cp.start() <= e and
                            re.search(r"\bcontinue\b", body[s:cp.start()])
                            for s, e in loop_spans(body)):
                         self.fall_back(name, "a chunk loop that may continue "
-                                       "before its copy")
+                                       "before its copy" if cp.group(1) ==
+                                       "copy_from_iter" else "a byte scan "
+                                       "that may continue before its "
+                                       "get_user()")
                         fell = True
                         break
                 if fell and t[name] != "native":

@@ -70,6 +70,26 @@ class Members(unittest.TestCase):
                       f.notes["r"][1])
 
 
+class ByteScan(unittest.TestCase):
+    """chunk-loop.cocci's byte scan, as loop_check() sees it after the
+    pass: a continue before the get_iter() would step i without a read
+    (spatch's paths can't see it), one after it is no matter."""
+    LOOP = ("\tfor (i = 0; i != count; i++) {\n%s\t\tif (get_iter(c, to))"
+            "\n\t\t\treturn -EFAULT;\n%s\t}\n\treturn count;")
+    SKIP = "\t\tif (i == 3)\n\t\t\tcontinue;\n"
+
+    def test_continue_before(self):
+        f = Fn(self.LOOP % (self.SKIP, ""))
+        self.assertTrue(f.loop_check(f.code))
+        self.assertEqual(f.notes["r"], ("wrapped", "a byte scan that may "
+                                        "continue before its get_user()"))
+
+    def test_continue_after(self):
+        f = Fn(self.LOOP % ("", self.SKIP))
+        self.assertFalse(f.loop_check(f.code))
+        self.assertEqual(f.reads, {"r": "native"})
+
+
 class Bounded(unittest.TestCase):
     def why(self, body, read=True):
         at = body.index("buf")
