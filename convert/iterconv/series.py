@@ -801,9 +801,11 @@ def build_each(tree, patches, paths):
         lines += ["%s: not compiled: the original does not build against "
                   "this tree" % r for r in sorted(patch.unbuilt)]
         if drivers:
-            res = compile_module(copy, [
-                (os.path.join(copy, r), open(os.path.join(copy, r)).read())
-                for r in drivers])
+            files = []
+            for r in drivers:
+                with open(os.path.join(copy, r)) as fh:
+                    files.append((os.path.join(copy, r), fh.read()))
+            res = compile_module(copy, files)
             if isinstance(res, str):
                 ok, lines = False, lines + [res]
             else:

@@ -5,6 +5,7 @@ format-patch writes them."""
 
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import types
@@ -431,6 +432,57 @@ class Series(unittest.TestCase):
         self.assertNotRegex(text, r"[^.]\bsimple_copy_to_iter\b")
         self.assertIn("\t\t\t\t   datagram_simple_copy_to_iter, NULL);",
                       text)
+
+    def test_build_config(self):
+        """Each patch's objects are made in the copy of the tree where its
+        .config enables them; one it leaves out is said not built, and
+        the patch's line says so."""
+        from test_kbuild import DATAGRAM
+        write_tree(self.tree, (
+            ("net/core/datagram.c", DATAGRAM),
+            ("net/core/Makefile", "obj-y := datagram.o\n"),
+            ("net/Makefile", "obj-y := core/\n"),
+            ("fs/Makefile", "obj-y := libfs.o read_write.o\n"),
+            ("Kbuild", "obj-y += fs/\nobj-$(CONFIG_NET) += net/\n"),
+            ("Module.symvers", ""), (".config", "CONFIG_X=y\n")))
+        patches, _ = series.plan(Module([self.file("drivers/char/a.c")]),
+                                 self.tree)
+        paths = series.write(patches, os.path.join(self.tree, "out"),
+                             ("A U Thor", "a@example.org"))
+        made, run = [], subprocess.run
+        os.makedirs(self.tree + "-copies")
+        self.addCleanup(shutil.rmtree, self.tree + "-copies")
+
+        def fake(cmd, *args, **kw):	# make: what it was asked for
+            if cmd[0] != "make":
+                return run(cmd, *args, **kw)
+            made.append(cmd[-1])
+            return subprocess.CompletedProcess(cmd, 0, "", "")
+
+        def build(config):
+            copy = os.path.join(tempfile.mkdtemp(dir=self.tree + "-copies"),
+                                "tree")
+            subprocess.run(["cp", "-a", self.tree, copy], check=True)
+            with open(os.path.join(copy, ".config"), "w") as f:
+                f.write(config)
+            del made[:]
+            with mock.patch.object(series, "scratch_tree",
+                                   lambda tree: copy), \
+                    mock.patch.object(series, "compile_module",
+                                      lambda tree, files: {}), \
+                    mock.patch.object(series.subprocess, "run", fake):
+                return series.build_each(self.tree, patches, paths)
+        out = build("CONFIG_X=y\n")
+        self.assertEqual(made, ["fs/libfs.o"])
+        self.assertEqual([(ok, lines, compiled) for _, ok, lines, compiled
+                          in out[:2]], [
+            (True, ["net/core/datagram.o: not built: CONFIG_NET not set in "
+                    "the tree's .config"], False),
+            (True, ["net/core/datagram.o: not built: CONFIG_NET not set in "
+                    "the tree's .config"], True)])
+        build("CONFIG_NET=y\n")
+        self.assertEqual(made, ["net/core/datagram.o", "fs/libfs.o",
+                                "net/core/datagram.o"])
 
     def test_core_refused(self):
         """A global of the same name elsewhere refuses the core patch,
