@@ -7,13 +7,14 @@ static simple_copy_to_iter(), and reaches include/linux/fs.h); anything
 else (a global of that name, a header's static inline, a macro, a member
 call that a new function-like macro would take) is a clash the tool
 can't settle, and the core patch is refused with the reason.  A member
-of the same name (x->name, .name =) is no clash for a function."""
+or a local of the same name is no clash for a function, nor anything
+but a call for a function-like macro."""
 
 import os
 import re
 
 from .kbuild import grep
-from .text import enclosing, line_of, member, strip_comments
+from .text import line_of, member, strip_comments
 
 
 class Clash(Exception):
@@ -21,20 +22,15 @@ class Clash(Exception):
     rename in one file settles: str() says where."""
 
 
-def declared_member(code, start):
-    """Whether the word at code[start] (comment-stripped) is declared in
-    a struct's or union's body, as a member: int (*name)(int);"""
-    o = enclosing(code, start)
-    while o >= 0 and code[o] == "(":
-        o = enclosing(code, o)
-    return o >= 0 and code[o] == "{" and re.search(
-        r"\b(struct|union)\s*\w*\s*$", code[:o]) is not None
+def file_scope(code, start):
+    """Whether code[start] (comment-stripped) is outside every brace."""
+    return code.count("{", 0, start) == code.count("}", 0, start)
 
 
 def static_at(code, start):
     """Whether the word at code[start] (comment-stripped) is declared
     there, at file scope, by a declaration that says static."""
-    if code.count("{", 0, start) != code.count("}", 0, start):
+    if not file_scope(code, start):
         return False
     begin = max(code.rfind(";", 0, start), code.rfind("}", 0, start),
                 code.rfind("#", 0, start))
@@ -52,18 +48,21 @@ def new_name(rel, name):
     return "%s_%s" % (stem, name)
 
 
-def uses(code, name, macro):
-    """The offsets in code (comment-stripped) where name is named as the
-    tree's own identifier: not a member, unless name is to be a
-    function-like macro and the member is called (ops->name(...) would
-    be expanded), nor a struct's member declared."""
+def clashing(code, name, macro):
+    """The offsets in code (comment-stripped) where name would clash
+    with a global of that name: for a function-like macro, wherever it
+    is called (ops->name(...) too: the preprocessor takes it); else at
+    file scope, where the tree's own globals are declared (a member of
+    the same name, or a local, is another name)."""
     out = []
     for m in re.finditer(r"\b%s\b" % re.escape(name), code):
-        called = re.match(r"\s*\(", code[m.end():]) is not None
-        if (member(code, m.start()) or declared_member(code, m.start())) \
-                and not (macro and called):
-            continue
-        out.append(m.start())
+        if macro:
+            line = code[code.rfind("\n", 0, m.start()) + 1:m.start()]
+            if re.match(r"\s*\(", code[m.end():]) or \
+                    re.fullmatch(r"\s*#\s*define\s+", line):
+                out.append(m.start())
+        elif file_scope(code, m.start()) and not member(code, m.start()):
+            out.append(m.start())
     return out
 
 
@@ -80,7 +79,7 @@ def scan(tree, names, macros=(), skip=()):
         with open(os.path.join(tree, rel), errors="replace") as f:
             code = strip_comments(f.read())
         for name in names:
-            at = uses(code, name, name in macros)
+            at = clashing(code, name, name in macros)
             if not at:
                 continue
             if rel.endswith(".c") and any(static_at(code, a) for a in at):

@@ -60,8 +60,8 @@ class Names(unittest.TestCase):
 
     def test_clash(self):
         """A global of the name, or a header's static inline, is refused,
-        saying where; a member is no clash for a function, but a called
-        member is for a function-like macro."""
+        saying where; a member or a local is no clash for a function, but
+        a called member is for a function-like macro."""
         for rel, text, line in (
                 ("drivers/a.c", "int x;\nint simple_copy_to_iter(void)\n"
                  "{\n\treturn 0;\n}\n", 2),
@@ -78,6 +78,17 @@ class Names(unittest.TestCase):
         self.assertEqual(names.scan(self.tree, ("get_iter",)), {})
         with self.assertRaisesRegex(names.Clash, "drivers/misc/y.c:4"):
             names.scan(self.tree, ("get_iter",), macros=("get_iter",))
+        # A local of the name: none for a function, nor for a macro but
+        # where it is called, or #defined.
+        write_tree(self.tree, (("drivers/misc/y.c", "int f(void)\n{\n"
+                                "\tint get_iter = 0;\n\n"
+                                "\treturn get_iter;\n}\n"),))
+        for macros in ((), ("get_iter",)):
+            self.assertEqual(names.scan(self.tree, ("get_iter",), macros), {})
+        for text in ("#define get_iter 1\n", "\tx = get_iter (1);\n"):
+            write_tree(self.tree, (("drivers/misc/y.c", text),))
+            with self.assertRaisesRegex(names.Clash, "drivers/misc/y.c:1"):
+                names.scan(self.tree, ("get_iter",), ("get_iter",))
 
     def test_new_name_taken(self):
         write_tree(self.tree, (("lib/z.c", "int datagram_simple_copy_to_iter"
