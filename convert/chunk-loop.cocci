@@ -15,8 +15,21 @@
 /// come before the copy (it would step done without one: spatch's paths
 /// can't see that, so scripts/convert checks it and wraps the function).
 ///
-// Confidence: High for this shape; any other loop over the buffer is left
-// alone, and scripts/convert wraps the function.
+/// And the byte scan, a chunk of one (the watchdogs' search for the magic
+/// 'V'):
+///   for (i = 0; i != count; i++) {
+///           if (get_user(c, buf + i))
+///                   ...
+///   }
+/// with c a char, becomes
+///           if (get_iter(c, from))
+/// get_iter() reads sizeof(c), one byte, and moves the iterator by it:
+/// at each read the iterator is where buf + i was, if the read comes
+/// first in the loop, on every path (no continue before it, as above),
+/// and nothing else in the loop touches the buffer or i.
+///
+// Confidence: High for these shapes; any other loop over the buffer is
+// left alone, and scripts/convert wraps the function.
 // Options: run by scripts/convert with NATIVE_WRITE="function ..."
 
 @initialize:python@
@@ -97,6 +110,45 @@ for (done = 0; done < count; done += n) {
 	    when != n = E
 	    when != n += E
 	    when != n -= E
+}
+...>
+}
+
+// The byte scan: i steps by one from 0 to the count, and the read is
+// reached on every path through the loop's body before anything else
+// touches the buffer or i (a read under a condition is on some paths
+// only: no match).
+@@
+identifier fn.func, fn.fl, fn.buf, fn.count, fn.ppos;
+type fn.T;
+identifier i;
+char c;
+expression E;
+statement S;
+@@
+ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
+{
+<...
+for (i = 0; \(i != count\|i < count\); \(i++\|++i\)) {
+	... when != buf
+	    when != i = E
+	    when != i += E
+	    when != i -= E
+	    when != i++
+	    when != i--
+	    when != ++i
+	    when != --i
+-	if (get_user(c, buf + i))
++	if (get_iter(c, from))
+		S
+	... when != buf
+	    when != i = E
+	    when != i += E
+	    when != i -= E
+	    when != i++
+	    when != i--
+	    when != ++i
+	    when != --i
 }
 ...>
 }

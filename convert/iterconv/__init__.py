@@ -21,6 +21,10 @@ says what it does and how to call it; each module does one part:
                 the author's decisions; the patch
   series        --upstream: a git format-patch series against a tree,
                 the core patches first; checkpatch, built patch by patch
+  names         a core patch's new globals across the tree: a static
+                of the same name renamed first, any other clash refused
+  kbuild        a tree's Makefiles (module lists, the config that builds
+                an object), .config, and git grep across it
   kitsource     common/iterkit.h's helpers as the core patches' text
   preproc       #if conditions of each line, and where a name is defined
   text          C as text: comments, brackets, functions, expressions

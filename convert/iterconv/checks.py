@@ -10,7 +10,7 @@ import re
 from .preproc import NULLS, conditions, definitions
 from .spatch import Refused, parse_error
 from .text import enclosing, function_span, line_of, loop_spans, \
-    match_close, norm, parameters, split_top, strip_comments
+    match_close, norm, parameters, split_top, strip_comments, uses
 
 
 # The copies whose length a pattern keeps, by the index of the buffer and
@@ -140,7 +140,7 @@ class ModuleChecks:
         if why:
             return why
         # Named elsewhere in the module than in fops: called directly?
-        uses, static = 0, f.static(name)
+        named, static = 0, f.static(name)
         for g in self.files + self.headers:
             if g is not f and (static or g in self.files and
                                name in g.fns and g.static(name)):
@@ -155,8 +155,8 @@ class ModuleChecks:
             # #define NAME NULL: no method where its #if doesn't hold
             code = re.sub(r"^[ \t]*#[ \t]*define[ \t]+%s[ \t]+%s[ \t]*$" %
                           (name, NULLS), "", code, flags=re.M)
-            uses += len(re.findall(r"\b%s\b" % name, code))
-        if uses - 1 > 0:	# the definition's own name is one use
+            named += len(re.findall(r"\b%s\b" % name, code))
+        if named - 1 > 0:	# the definition's own name is one use
             return "named elsewhere than in its fops (called directly?)"
         if not f.static(name):
             if not self.many:
@@ -187,13 +187,13 @@ class FileChecks:
         if re.search(r"\bppos\s*[!=]=\s*NULL|!\s*ppos\b|\bif\s*\(\s*ppos\s*\)|"
                      r"\bppos\s*(&&|\|\||\?)|(&&|\|\|)\s*ppos\b", body):
             return "tests ppos for NULL (a stream file): ki_pos never is"
-        buf = fn["buf"]
-        n = len(re.findall(r"\b%s\b" % re.escape(buf), body))
-        if n > 1:
+        # its buffer's uses: list->buffer, a member, is none of them
+        used = uses(body, fn["buf"])
+        if len(used) > 1:
             return ("uses its buffer in %d places: only a single access is "
-                    "sure to be where the iterator is" % n)
-        if n == 1:
-            at = re.search(r"\b%s\b" % re.escape(buf), body).start()
+                    "sure to be where the iterator is" % len(used))
+        if used:
+            at = used[0].start()
             for label in re.finditer(r"^\s*(\w+):(?!:)", body[:at], re.M):
                 if label.group(1) not in ("default",) and \
                         re.search(r"\bgoto\s+%s\b" % label.group(1), body[at:]):
@@ -210,7 +210,7 @@ class FileChecks:
             return None
         body = self.code[span[0]:span[1] + 1]
         buf = self.fns[name]["buf"]
-        use = re.search(r"\b%s\b" % re.escape(buf), body)
+        use = next(iter(uses(body, buf)), None)
         names = parameters(self.code, span)
         if not use or len(names) != 4:
             return None
@@ -228,20 +228,24 @@ class FileChecks:
                     continue
                 body = code[span[0]:span[1] + 1]
                 buf = self.fns[name]["buf"]
-                # chunk-loop.cocci's copies: a continue before one would
-                # step done without it (spatch's paths through the loop
-                # can't see that).
-                for cp in re.finditer(r"\bcopy_from_iter\(", body):
+                # chunk-loop.cocci's copies and byte scan's reads: a
+                # continue before one would step done or i without it
+                # (spatch's paths through the loop can't see that).
+                for cp in re.finditer(r"\b(copy_from_iter|get_iter)\(",
+                                      body):
                     if any(s <= cp.start() <= e and
                            re.search(r"\bcontinue\b", body[s:cp.start()])
                            for s, e in loop_spans(body)):
                         self.fall_back(name, "a chunk loop that may continue "
-                                       "before its copy")
+                                       "before its copy" if cp.group(1) ==
+                                       "copy_from_iter" else "a byte scan "
+                                       "that may continue before its "
+                                       "get_user()")
                         fell = True
                         break
                 if fell and t[name] != "native":
                     continue
-                for use in re.finditer(r"\b%s\b" % re.escape(buf), body):
+                for use in uses(body, buf):
                     if any(s <= use.start() <= e for s, e in loop_spans(body)):
                         self.fall_back(name, "uses its buffer in a loop, at "
                                        "an offset no pattern follows")
@@ -264,8 +268,7 @@ class FileChecks:
                     again = True
                     continue
                 body = code[span[0]:span[1] + 1]
-                buf = self.fns[name]["buf"]
-                use = re.search(r"\b%s\b" % re.escape(buf), body)
+                use = next(iter(uses(body, self.fns[name]["buf"])), None)
                 why = None if use else self.bounded_check(name)
                 if why:
                     self.fall_back(name, why)

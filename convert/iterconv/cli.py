@@ -2,6 +2,7 @@
 """scripts/convert [--native|--wrap] [--in-place] [--tree TREE|--no-tree]
                 FILE.c... [FILE.h...]
    scripts/convert --upstream --tree TREE --out DIR FILE.c...
+   scripts/convert --help
 
 Convert a legacy driver's .read/.write (and procfs' .proc_read) to
 .read_iter/.write_iter, with the semantic patches in convert/ run by
@@ -19,6 +20,7 @@ created; then what is left for the author to decide.
   --wrap     the series' mechanical step for every function:
              FOPS_READ_ITER_HELPER(fn) / FOPS_WRITE_ITER_HELPER(fn) after it
              (iterkit.h), and the fops switched to fn_iter.
+  --in-place rewrite each FILE, instead of printing a patch.
   --tree T   compile each output as its original is compiled: the files
              of the call as one out-of-tree module against the kernel
              tree T (configured and built, or a headers directory), W=1,
@@ -27,17 +29,22 @@ created; then what is left for the author to decide.
              there; an output that doesn't build where its original did
              is refused, with the compiler's errors.  The default is the
              kit's debug kernel's tree, if it is built (scripts/kernel
-             cached debug); --no-tree compiles nothing.
+             cached debug).
+  --no-tree  compile nothing.
 
   --upstream --tree TREE --out DIR
              the outputs (native, or wrapped) as a git format-patch
              series against TREE, whose files FILE are, in DIR: the core
-             patches the outputs need and TREE lacks, then one patch per
-             module (series.py says more); no kit header in any.  Each
-             patch is checked with checkpatch --strict and compiled at its
-             place in the series, in a copy of TREE under build/upstream/
-             when TREE is a built kernel tree.  "series: ..." lines say
-             what was written and checked; a failed check exits 1.
+             patches the outputs need and TREE lacks (a static of a name
+             one adds renamed first; another clash refuses it), then one
+             patch per module (series.py says more); no kit header in
+             any.  Each patch is checked with checkpatch --strict and
+             compiled at its place in the series, in a copy of TREE under
+             build/upstream/ when TREE is a built kernel tree.  "series:
+             ..." lines say what was written and checked; a failed check
+             exits 1.
+  --out DIR  upstream mode's directory for the series.
+  --help, -h this text, on stdout.
 
 The files of one call are one module: a function and every fops that
 names it change together, in whichever file, or none of them does (a
@@ -83,32 +90,53 @@ from . import series
 from .report import diff
 
 
+# The options, and how many arguments each takes: the docstring
+# describes each.
+OPTIONS = {"--native": 0, "--wrap": 0, "--in-place": 0, "--tree": 1,
+           "--no-tree": 0, "--upstream": 0, "--out": 1, "--help": 0,
+           "-h": 0}
+
+
+def usage(why):
+    """The usage lines, after why, on stderr: status 2."""
+    print("convert: %s\n%s\n(scripts/convert --help says more)" % (
+        why, __doc__.split("\n\n")[0]), file=sys.stderr)
+    return 2
+
+
 def main(argv):
     mode, in_place, files, tree = "native", False, [], ""
     upstream, outdir = False, None
     args = list(argv)
     while args:
         a = args.pop(0)
+        if not a.startswith("-"):
+            files.append(a)
+            continue
+        if a not in OPTIONS:
+            return usage("no option %s" % a)
+        if len(args) < OPTIONS[a]:
+            return usage("%s takes an argument" % a)
+        if a in ("--help", "-h"):
+            sys.stdout.write(__doc__)
+            return 0
         if a in ("--native", "--wrap"):
             mode = a[2:]
         elif a == "--in-place":
             in_place = True
-        elif a == "--tree" and args:
+        elif a == "--tree":
             tree = args.pop(0)
         elif a == "--upstream":
             upstream = True
-        elif a == "--out" and args:
+        elif a == "--out":
             outdir = args.pop(0)
         elif a == "--no-tree":
             tree = None
-        elif a.startswith("-"):
-            files = []
-            break
-        else:
-            files.append(a)
-    if not files or upstream and not (tree and outdir and not in_place):
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
+    if not files:
+        return usage("no FILE")
+    if upstream and not (tree and outdir and not in_place):
+        return usage("--upstream takes --tree TREE and --out DIR, and "
+                     "not --in-place")
     if tree == "":
         tree = default_tree()
     if not shutil.which("spatch"):

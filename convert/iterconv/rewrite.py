@@ -31,13 +31,35 @@ def declaration(head, name, it):
         args[1]
 
 
+# An initializer's line: its field, the blanks before and after "=",
+# and its value.
+FIELD = re.compile(r"^\t\.(\w+)([ \t]*)=([ \t]*)(.*)$")
+
+
+def layout(line):
+    """How an initializer's line lines up: (column, whether tabs reach
+    it, "=") where its "=" is at a column (.read\t\t= r), (column, tabs,
+    "value") where its "=" is one space after the field and its value at
+    a column (.read =\t\tr), None where single spaces are its way (.read
+    = r) or it is no initializer's line."""
+    m = FIELD.match(line)
+    if not m or m.group(2) in ("", " ") and m.group(3) in ("", " "):
+        return None
+    if m.group(2) not in ("", " "):
+        return (len(line[:m.end(2)].expandtabs(8)), "\t" in m.group(2), "=")
+    return (len(line[:m.end(3)].expandtabs(8)), "\t" in m.group(3), "value")
+
+
 def field_line(field, value, col):
-    """An initializer's line ".field = value", its "=" at col (a column,
-    and whether tabs reach it), or after one space if col is None."""
-    head = "\t." + field
+    """An initializer's line ".field = value" laid out as layout() col
+    says: its "=" at the column ((column, tabs) or (column, tabs, "=")),
+    or its "=" after the field and its value at the column ((column,
+    tabs, "value")); one space where the column is passed already, or
+    if col is None."""
     if not col:
-        return head + " = " + value
-    col, tabs = col
+        return "\t.%s = %s" % (field, value)
+    col, tabs, where = (tuple(col) + ("=",))[:3]
+    head = "\t." + field + (" =" if where == "value" else "")
     width, pad = len(head.expandtabs(8)), ""
     while width < col:
         if tabs:
@@ -46,7 +68,8 @@ def field_line(field, value, col):
         else:
             pad += " "
             width += 1
-    return head + (pad if width == col else " ") + "= " + value
+    pad = pad if pad and width == col else " "
+    return head + pad + (value if where == "value" else "= " + value)
 
 
 def top_level(line, start, pattern):
@@ -228,10 +251,8 @@ class Rewrite:
                             r"%s\s*=\s*\{" % ops, self.text)
             was = self.text[was.end():match_close(self.text, was.end() - 1)] \
                 if was else ""
-            cols = [(len(l[:l.index("=")].expandtabs(8)), "\t" in g.group(1))
-                    for l in (body + "\n" + was).split("\n")
-                    for g in [re.match(r"^\t\.\w+(\s*)=", l)]
-                    if g and g.group(1) != " "]
+            cols = [layout(l) for l in (body + "\n" + was).split("\n")
+                    if layout(l)]
             nl = body.find("\n")
             body = body[:nl + 1] + field_line(
                 "owner", "THIS_MODULE,", cols[0] if cols else None) + "\n" + \
@@ -321,30 +342,26 @@ class Rewrite:
 
     @staticmethod
     def align(out):
-        """spatch writes ".read_iter = fn" with single spaces: put the "="
-        where the initializer's other fields have theirs (single spaces,
-        if that is their way)."""
+        """spatch writes ".read_iter = fn" with single spaces: lay it out
+        as the initializer's other fields are (layout(): its "=" at their
+        column, or its value at theirs; single spaces, if that is their
+        way)."""
         lines = out.split("\n")
-        pat = re.compile(r"^\t\.(\w+)(\s*)=\s*(.*)$")
         new = lambda m: m and (m.group(1).endswith("_iter") or
                                m.group(1).endswith("_iter_safe"))
-        # Where the file's initializers put their "=", most often.
-        seen = collections.Counter(
-            (len(l[:l.index("=")].expandtabs(8)), "\t" in m.group(2))
-            for l in lines for m in [pat.match(l)]
-            if m and m.group(2) != " ")
+        # How the file's initializers lay their lines out, most often.
+        seen = collections.Counter(layout(l) for l in lines if layout(l))
         common = [c for c, _ in seen.most_common(1)]
         for i, l in enumerate(lines):
-            m = pat.match(l)
-            if not new(m) or m.group(2) != " ":
+            m = FIELD.match(l)
+            if not new(m) or (m.group(2), m.group(3)) != (" ", " "):
                 continue
             cols, single = [], False
             for j in (i - 1, i + 1, i - 2, i + 2):
                 if 0 <= j < len(lines):
-                    n = pat.match(lines[j])
-                    if n and n.group(2) != " ":
-                        cols.append((len(lines[j][:lines[j].index("=")]
-                                         .expandtabs(8)), "\t" in n.group(2)))
+                    n = FIELD.match(lines[j])
+                    if n and layout(lines[j]):
+                        cols.append(layout(lines[j]))
                     elif n and not new(n):
                         single = True
             if single and not cols:
@@ -352,5 +369,5 @@ class Rewrite:
             cols = cols or common
             if not cols:
                 continue
-            lines[i] = field_line(m.group(1), m.group(3), cols[0])
+            lines[i] = field_line(m.group(1), m.group(4), cols[0])
         return "\n".join(lines)

@@ -2,14 +2,17 @@
 """Upstream mode (--upstream): the module's outputs as a git format-patch
 series against a kernel tree.  First the core patches the outputs need
 and the tree lacks (the RFC's helpers, which mainline never merged: what
-they do is common/iterkit.h's, read out of it by kitsource.py), then
-one patch per module of the call (a Makefile's NAME-y/-objs, or one .c
-file), with a kernel-style subject and a message saying what callers
-see differently and what was checked.  No kit header in any
+they do is common/iterkit.h's, read out of it by kitsource.py), each
+after the patches that rename a static of a name it adds (names.py),
+then one patch per module of the call (a Makefile's NAME-y/-objs, or
+one .c file), with a kernel-style subject and a message saying what
+callers see differently and what was checked.  No kit header in any
 patch: a file that needs a kit name no core patch provides is left out,
 with the reason.  Then the checks: checkpatch --strict on each patch,
-and each patch compiled at its place in the series (W=1, the objects it
-touches only) in a copy of the tree under build/."""
+and each patch compiled at its place in the series (W=1) in a copy of
+the tree under build/: a driver's files, or a core patch's objects and
+those that define or use its names, where the tree's .config builds
+them."""
 
 import collections
 import os
@@ -19,7 +22,10 @@ import subprocess
 import tempfile
 import textwrap
 
+from . import kbuild
+from . import names as treenames	# "names" is many a local's name
 from .build import TOP, compile_module
+from .kbuild import git_env, module_lists
 from .kitsource import fill
 
 KIT_INCLUDE_LINE = re.compile(
@@ -259,7 +265,9 @@ def debugfs_internal(t):
 
 
 # Each core patch: the names it provides, the tree's file that has them
-# once it is in, its subject and message, and how it changes each file.
+# once it is in, its subject and message, and how it changes each file;
+# the global names it adds (names, where it doesn't say), which the tree
+# must not have already (names.py), and which of those are macros.
 CORE = [
     {"names": ("simple_copy_to_iter", "simple_copy_from_iter"),
      "has": "include/linux/fs.h",
@@ -280,6 +288,7 @@ CORE = [
     {"names": ("FOPS_READ_ITER_HELPER", "FOPS_WRITE_ITER_HELPER",
                "vfs_read_iter", "vfs_write_iter"),
      "has": "include/linux/fs.h",
+     "macros": ("FOPS_READ_ITER_HELPER", "FOPS_WRITE_ITER_HELPER"),
      "subject": "fs: add helpers to run a legacy read/write as read_iter/"
                 "write_iter",
      "body": "A driver whose .read or .write can't be rewritten for an "
@@ -297,6 +306,7 @@ CORE = [
          "fs/read_write.c": lambda t: t + fill(VFS_DEF)}},
     {"names": ("full_proxy_read_iter",),
      "has": "fs/debugfs/file.c",
+     "globals": ("debugfs_full_proxy_iter_file_operations",),
      "wanted": re.compile(r"^\s*fops \w+: checked: .*debugfs_create_file"
                           r".*: through the full proxy's", re.M),
      "subject": "debugfs: let the full proxy pass on read_iter and "
@@ -316,6 +326,7 @@ CORE = [
                "fs/debugfs/inode.c": debugfs_inode}},
     {"names": ("get_iter", "put_iter"),
      "has": "include/linux/uio.h",
+     "macros": ("get_iter", "put_iter"),
      "subject": "uio: add get_iter() and put_iter()",
      "body": "get_user() and put_user() for an iterator: copy one "
              "variable, all or nothing, and return nonzero if the iterator "
@@ -359,26 +370,6 @@ def core_needed(tree, outputs, reports=""):
         if not all(uses(have, n) for n in c["names"]):
             out.append(c)
     return out
-
-
-# Kbuild's lists that end in -y or -objs and name no module.
-NOT_MODULES = ("obj", "lib", "ccflags", "subdir-ccflags", "asflags",
-               "ldflags", "always", "extra", "hostprogs", "userprogs",
-               "subdir")
-
-
-def module_lists(makefile):
-    """A Makefile's module lists, NAME-y, NAME-objs or NAME-$(CONFIG_X):
-    [(NAME, [objects, as written: x.o, sub/y.o])], continuations joined;
-    [] where there is no Makefile."""
-    try:
-        with open(makefile, errors="replace") as f:
-            text = f.read().replace("\\\n", " ")
-    except OSError:
-        return []
-    return [(n, re.findall(r"\S+\.o\b", objs)) for n, objs in re.findall(
-        r"^\s*([\w-]+)-(?:y|objs|\$\(\w+\))\s*[:+]?=(.*)$", text, re.M)
-        if n not in NOT_MODULES]
 
 
 def groups(tree, paths):
@@ -459,15 +450,6 @@ def message(module_name, files, release):
     return "\n".join(body)
 
 
-def git_env(**extra):
-    """The environment for git: none of the user's GIT_* (GIT_DIR,
-    GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS...), which would point it at
-    another repository or change what it writes; extra added."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(extra)
-    return env
-
-
 def git(repo, *args, **kw):
     return subprocess.run(["git", "-C", repo] + list(args), check=True,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -504,10 +486,52 @@ def on_core(done, rel, old, new):
     return None if merged is None else (done[rel], merged)
 
 
+Patch = collections.namedtuple("Patch", "subject body edits unbuilt objects")
+Patch.__doc__ = """One patch of the series: its subject and body, its edits
+{rel: (old, new)}, the rels whose original doesn't build against the
+tree, and the tree's objects to build once it is in (a core patch's, and
+those of the files that define or use the names it adds)."""
+
+
+def needs(c, out, report):
+    """Whether a file's output (and its report's lines) needs core
+    patch c."""
+    if "wanted" in c:
+        return c["wanted"].search(report) is not None
+    return any(uses(out, n) for n in c["names"])
+
+
+def objects(rels):
+    """The objects of the .c files among rels."""
+    return [r[:-2] + ".o" for r in rels if r.endswith(".c")]
+
+
+def rename_patch(tree, c, rel, names, old):
+    """The patch renaming rel's statics (names, old: new) before core
+    patch c adds a global of each name."""
+    def said(n):
+        fn = re.search(r"\b%s\s*\(" % re.escape(n), old)
+        return n + ("()" if fn else "")
+    olds = " and ".join(said(n) for n in names)
+    news = " and ".join(said(n).replace(n, names[n]) for n in names)
+    body = ("The patch \"%s\" adds a global %s to %s, which %s's static "
+            "%s would conflict with wherever that header is included. "
+            "Rename the static %s. No functional change." % (
+                c["subject"], olds, c["has"], os.path.basename(rel),
+                "of the same name" if len(names) == 1 else "ones",
+                "one " + news if len(names) == 1 else "ones " + news))
+    return Patch("%s: rename static %s" % (
+        prefix(tree, [rel], os.path.basename(rel)[:-2]), olds),
+        "\n".join(wrap([body], "")),
+        {rel: (old, treenames.rename(old, names))}, set(), objects([rel]))
+
+
 def plan(module, tree):
-    """(patches, left out): patches are (subject, body, {rel: (old,
-    new)}, {rel whose original doesn't build against tree}); left out
-    is [(path, why)]."""
+    """(patches, left out): patches are Patch()es; left out is [(path,
+    why)].  Before a core patch, the tree is searched for the globals it
+    adds: a .c file's static of the same name is renamed in a patch of
+    its own, before it; any other clash refuses the core patch, and the
+    modules whose files need it are left out."""
     live = [f for f in module.files if not f.refusal and not f.untouched]
     left = []
     outs = {}
@@ -520,21 +544,40 @@ def plan(module, tree):
             continue
         outs[f] = new
     patches = []
-    reports = "\n".join(line for f in outs for line in f.report())
+    reports = {f: "\n".join(f.report()) for f in outs}
     done = {}	# a file as the patches so far leave it
-    for c in core_needed(tree, list(outs.values()), reports):
+    blocked = {}	# a file -> why the core patch it needs can't go in
+
+    def text(rel):
+        if rel not in done:
+            with open(os.path.join(tree, rel)) as fh:
+                done[rel] = fh.read()
+        return done[rel]
+    for c in core_needed(tree, list(outs.values()),
+                         "\n".join(reports.values())):
+        try:
+            renames = treenames.scan(tree, c.get("globals", c["names"]),
+                                     c.get("macros", ()), set(c["edits"]))
+        except treenames.Clash as e:
+            for f in outs:
+                if needs(c, outs[f], reports[f]):
+                    blocked.setdefault(f, "needs %s, which can't be added: "
+                                       "%s" % (c["subject"], e))
+            continue
+        objs = objects(c["edits"])
+        for rel, names in sorted(renames.items()):
+            patches.append(rename_patch(tree, c, rel, names, text(rel)))
+            done[rel] = patches[-1].edits[rel][1]
+            objs += patches[-1].objects
         edits = {}
         for rel, edit in c["edits"].items():
-            old = done.get(rel)
-            if old is None:
-                with open(os.path.join(tree, rel)) as fh:
-                    old = fh.read()
+            old = text(rel)
             new = done[rel] = edit(old)
             if not new:
                 raise RuntimeError("%s: no place for %s" % (rel, c["subject"]))
             edits[rel] = (old, new)
-        patches.append((c["subject"], "\n".join(wrap([c["body"]], "")),
-                        edits, set()))
+        patches.append(Patch(c["subject"], "\n".join(wrap([c["body"]], "")),
+                             edits, set(), objs))
     byname = {os.path.relpath(f.path, tree): f for f in outs}
     unbuilt = {r for r, f in byname.items()
                if any(x.startswith("build: not checked") for x in
@@ -543,16 +586,22 @@ def plan(module, tree):
     mods = groups(tree, [f.path for f in outs])
     edits = {}	# a module's: {rel: (old, new)}, made on the core patches'
 
-    def drop(key, clash):
+    def drop(key, clash, why=CORE_CLASH):
         """Leave module key out: its files name each other's functions,
         so none goes without the one that clashes."""
         for r in mods.pop(key):
-            left.append((byname[r].path, CORE_CLASH if r == clash else
-                         "left out with %s, of its module, where a core "
-                         "patch changes the same lines" %
-                         os.path.basename(clash)))
+            left.append((byname[r].path, why if r == clash else
+                         "left out with %s, of its module, where %s" % (
+                             os.path.basename(clash),
+                             "a core patch changes the same lines"
+                             if why == CORE_CLASH else
+                             "a core patch it needs can't be added")))
         edits.pop(key, None)
     for key, rels in list(mods.items()):
+        stop = next((r for r in rels if byname[r] in blocked), None)
+        if stop:
+            drop(key, stop, blocked[byname[stop]])
+            continue
         edits[key] = {r: on_core(done, r, byname[r].text, outs[byname[r]])
                       for r in rels}
         clash = next((r for r in rels if edits[key][r] is None), None)
@@ -585,10 +634,10 @@ def plan(module, tree):
             left.append((h.path, "its module is left out"))
     for (d, name), rels in mods.items():
         fs = [byname[r] for r in rels]
-        patches.append(("%s: convert to read/write iterators" %
-                        prefix(tree, rels, name),
-                        message(name, fs, release), edits[(d, name)],
-                        unbuilt & set(rels)))
+        patches.append(Patch("%s: convert to read/write iterators" %
+                             prefix(tree, rels, name),
+                             message(name, fs, release), edits[(d, name)],
+                             unbuilt & set(rels), []))
     return patches, left
 
 
@@ -632,8 +681,8 @@ def write(patches, outdir, ident=PLACEHOLDER):
         git(repo, "commit", "-q", "--no-verify", *args, env=env, **kw)
     with tempfile.TemporaryDirectory() as repo:
         git(repo, "init", "-q", env=env)
-        for _, _, edits, _ in patches:	# the tree's files, as they were
-            for rel, (old, _) in edits.items():
+        for p in patches:	# the tree's files, as they were
+            for rel, (old, _) in p.edits.items():
                 p = os.path.join(repo, rel)
                 if not os.path.exists(p):
                     os.makedirs(os.path.dirname(p), exist_ok=True)
@@ -641,7 +690,7 @@ def write(patches, outdir, ident=PLACEHOLDER):
                         fh.write(old)
         git(repo, "add", "-A", env=env)
         commit("-m", "base")
-        for subject, body, edits, _ in patches:
+        for subject, body, edits, _, _ in patches:
             for rel, (_, new) in edits.items():
                 with open(os.path.join(repo, rel), "w") as fh:
                     fh.write(new)
@@ -693,25 +742,52 @@ def apply(tree, patch):
                           text=True)
 
 
+def configs(tree, objs):
+    """Each object with the config symbols Kbuild needs on to build it
+    (kbuild.enabled_by(), None where no Makefile names it): "fs/libfs.o,
+    net/core/datagram.o (CONFIG_NET)"."""
+    out = []
+    for o in objs:
+        syms = kbuild.enabled_by(tree, o[:-2] + ".c")
+        out.append(o + ("" if syms == [] else " (%s)" % (
+            " ".join(syms) if syms else "no Makefile names it")))
+    return ", ".join(out)
+
+
+def unbuildable(tree, obj, cfg):
+    """Why tree, configured as cfg (kbuild.config()), doesn't build obj,
+    or None."""
+    syms = kbuild.enabled_by(tree, obj[:-2] + ".c")
+    if syms is None:
+        return "no Makefile of the tree names it"
+    off = [s for s in syms if cfg.get(s) not in ("y", "m")]
+    return off and "%s not set in the tree's .config" % ", ".join(off)
+
+
 def build_each(tree, patches, paths):
     """Apply the series to a copy of tree patch by patch, compiling the
-    objects each touches (W=1): [(patch, ok, [lines], whether anything
-    was compiled)], or why not."""
+    objects each touches (W=1): a patch's objects in the tree, where its
+    .config enables them (a line says which it doesn't), a driver's files
+    out of it: [(patch, ok, [lines], whether anything was compiled)], or
+    why not."""
     if not os.path.isfile(os.path.join(tree, "Module.symvers")):
         return "%s is not a built kernel tree" % tree
     copy = scratch_tree(tree)
+    cfg = kbuild.config(copy)
     out = []
-    for (subject, _, edits, unbuilt), path in zip(patches, paths):
+    for patch, path in zip(patches, paths):
         p = apply(copy, path)
         if p.returncode:
             out.append((path, False, p.stdout.splitlines(), False))
             break
-        lines, ok = [], True
-        # a core patch's objects in the tree; a driver's out of it
-        core = [r for r in edits if r.endswith(".c")] if subject in {
-            c["subject"] for c in CORE} else []
-        for rel in core:
-            q = subprocess.run(["make", "-C", copy, "W=1", rel[:-2] + ".o"],
+        lines, ok, built = [], True, []
+        for obj in patch.objects:
+            why = unbuildable(copy, obj, cfg)
+            if why:
+                lines.append("%s: not built: %s" % (obj, why))
+                continue
+            built.append(obj)
+            q = subprocess.run(["make", "-C", copy, "W=1", obj],
                                stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True,
                                env=dict(os.environ, LANG="C", LC_ALL="C"))
@@ -720,21 +796,24 @@ def build_each(tree, patches, paths):
             if q.returncode or warn:
                 ok = False
                 lines += warn or q.stdout.splitlines()[-5:]
-        drivers = [r for r in edits if r not in core and r not in unbuilt]
+        drivers = [] if patch.objects else [
+            r for r in patch.edits if r not in patch.unbuilt]
         lines += ["%s: not compiled: the original does not build against "
-                  "this tree" % r for r in sorted(unbuilt)]
+                  "this tree" % r for r in sorted(patch.unbuilt)]
         if drivers:
-            res = compile_module(copy, [
-                (os.path.join(copy, r), open(os.path.join(copy, r)).read())
-                for r in drivers])
+            files = []
+            for r in drivers:
+                with open(os.path.join(copy, r)) as fh:
+                    files.append((os.path.join(copy, r), fh.read()))
+            res = compile_module(copy, files)
             if isinstance(res, str):
                 ok, lines = False, lines + [res]
             else:
-                for r, (built, diags) in res.items():
-                    if not built:
+                for r, (done, diags) in res.items():
+                    if not done:
                         ok = False
                         lines += [x for kind, x in diags if kind == "error"]
-        out.append((path, ok, lines, bool(core or drivers)))
+        out.append((path, ok, lines, bool(built or drivers)))
         if not ok:
             break
     return out
@@ -762,8 +841,11 @@ def run(module, tree, outdir, report):
         name, email, "" if own else
         ": a placeholder, since git has no user.name or user.email: "
         "replace it in each patch (or set both and run again)"))
-    for path in paths:
+    for path, patch in zip(paths, patches):
         report("series: wrote " + path)
+        if patch.objects:
+            report("series: %s: objects that define or use its names: %s"
+                   % (os.path.basename(path), configs(tree, patch.objects)))
         with open(path) as fh:
             added = "".join(line[1:] for line in fh
                             if line.startswith("+") and
@@ -783,9 +865,11 @@ def run(module, tree, outdir, report):
         report("series: build: not checked: " + built)
         return status
     for path, ok, lines, compiled in built:
-        report("series: %s: %s" % (os.path.basename(path), (
+        report("series: %s: %s%s" % (os.path.basename(path), (
             "builds (W=1)" if compiled else "applies") if ok else
-            "does not build:" if compiled else "does not apply:"))
+            "does not build:" if compiled else "does not apply:",
+            ", but not all its objects are built:" if ok and any(
+                ": not built: " in x for x in lines) else ""))
         for line in lines:
             report("series:   " + line)
         status |= not ok

@@ -14,6 +14,20 @@ def strip_comments(text):
                   blank, text, flags=re.S)
 
 
+def member(text, start):
+    """Whether the word at text[start] follows -> or . (a member's name,
+    x->buffer or x.buffer, or a designated initializer's, .buffer =)."""
+    return re.search(r"(->|\.)\s*$", text[max(0, start - 16):start]) \
+        is not None
+
+
+def uses(code, name):
+    """The uses of identifier name in code (comment-stripped): [re.Match],
+    a member of the same name (list->buffer[i]) left out."""
+    return [m for m in re.finditer(r"\b%s\b" % re.escape(name), code)
+            if not member(code, m.start())]
+
+
 PAIRS = {"(": ")", "{": "}", "[": "]", ")": "(", "}": "{", "]": "["}
 
 

@@ -16,6 +16,11 @@ class Fn(FileChecks):
             "size_t count, loff_t *ppos)\n{\n%s\n}\n" % body)
         self.fns = {"r": {"buf": "buf"}}
         self.reads, self.writes = {"r": "native"}, {}
+        self.notes = {}
+
+    def fall_back(self, name, reason):
+        self.reads[name] = "wrap"
+        self.notes[name] = ("wrapped", reason)
 
 
 class NativeCheck(unittest.TestCase):
@@ -32,6 +37,57 @@ class NativeCheck(unittest.TestCase):
                 ("again:\n\tif (copy_to_user(buf, x, 1))\n\t\tgoto again;",
                  "after label again:")]:
             self.assertIn(why, Fn(body).native_check("r"))
+
+
+class Members(unittest.TestCase):
+    """A member that shares the buffer's name (hidraw_read's
+    list->buffer[...]) is not a use of the buffer: neither the count of
+    its uses, nor a use in a loop, nor one left in the output."""
+    BODY = ("\tfor (i = 0; i < 4; i++) {\n\t\tlist->buf[i] = 0;\n\t}\n"
+            "\tx.buf = 1;\n\tc = (struct s){ .buf = 2 };\n"
+            "\treturn copy_to_user(buf, list->buf, count);")
+
+    def test_native_check(self):
+        self.assertIsNone(Fn(self.BODY).native_check("r"))
+        self.assertIn("uses its buffer in 2 places", Fn(
+            self.BODY + "\n\tbuf[0] = 0;").native_check("r"))
+
+    def test_loop_check(self):
+        f = Fn(self.BODY)
+        self.assertFalse(f.loop_check(f.code))
+        self.assertEqual(f.reads, {"r": "native"})
+
+    def test_leftovers(self):
+        f = Fn(self.BODY)
+        out = ("static ssize_t r_iter(struct kiocb *iocb, struct iov_iter "
+               "*to)\n{\n\tlist->buf[0] = 0;\n"
+               "\treturn copy_to_iter(list->buf, count, to);\n}\n")
+        self.assertFalse(f.leftovers(out))
+        self.assertEqual(f.reads, {"r": "native"})
+        self.assertTrue(f.leftovers(out.replace("list->buf, count",
+                                                "buf, count")))
+        self.assertIn("no pattern rewrote this use of its buffer",
+                      f.notes["r"][1])
+
+
+class ByteScan(unittest.TestCase):
+    """chunk-loop.cocci's byte scan, as loop_check() sees it after the
+    pass: a continue before the get_iter() would step i without a read
+    (spatch's paths can't see it), one after it is no matter."""
+    LOOP = ("\tfor (i = 0; i != count; i++) {\n%s\t\tif (get_iter(c, to))"
+            "\n\t\t\treturn -EFAULT;\n%s\t}\n\treturn count;")
+    SKIP = "\t\tif (i == 3)\n\t\t\tcontinue;\n"
+
+    def test_continue_before(self):
+        f = Fn(self.LOOP % (self.SKIP, ""))
+        self.assertTrue(f.loop_check(f.code))
+        self.assertEqual(f.notes["r"], ("wrapped", "a byte scan that may "
+                                        "continue before its get_user()"))
+
+    def test_continue_after(self):
+        f = Fn(self.LOOP % ("", self.SKIP))
+        self.assertFalse(f.loop_check(f.code))
+        self.assertEqual(f.reads, {"r": "native"})
 
 
 class Bounded(unittest.TestCase):

@@ -3,7 +3,7 @@
 
 import unittest
 
-from iterconv.rewrite import Rewrite, declaration, field_line
+from iterconv.rewrite import Rewrite, declaration, field_line, layout
 
 
 class Layout(unittest.TestCase):
@@ -32,6 +32,35 @@ class Layout(unittest.TestCase):
         # single spaces where the initializer has them
         same = "\t.open = o,\n\t.read_iter = r_iter,"
         self.assertEqual(Rewrite.align(same), same)
+
+    def test_layout(self):
+        self.assertEqual(layout("\t.open\t\t= o,"), (24, True, "="))
+        self.assertEqual(layout("\t.open  = o,"), (15, False, "="))
+        self.assertEqual(layout("\t.open =\t\to,"), (24, True, "value"))
+        self.assertEqual(layout("\t.owner =        THIS_MODULE,"),
+                         (24, False, "value"))
+        for single in ("\t.open = o,", "\t.open =o,", "int a = 1;"):
+            self.assertIsNone(layout(single), single)
+
+    def test_align_value_column(self):
+        """Where the "=" follows the field and the values line up
+        (drivers/watchdog/pcwd_usb.c, with tabs; drivers/hid/hidraw.c,
+        with spaces), the new line's value lines up with theirs."""
+        pcwd = ("\t.owner =\tTHIS_MODULE,\n\t.llseek =\tno_llseek,\n"
+                "\t.write_iter = usb_pcwd_write_iter,\n"
+                "\t.unlocked_ioctl = usb_pcwd_ioctl,\n"
+                "\t.open =\t\tusb_pcwd_open,")
+        self.assertEqual(Rewrite.align(pcwd).split("\n")[2],
+                         "\t.write_iter =\tusb_pcwd_write_iter,")
+        hidraw = ("\t.owner =        THIS_MODULE,\n"
+                  "\t.read_iter = hidraw_read_iter,\n"
+                  "\t.write =        hidraw_write,")
+        self.assertEqual(Rewrite.align(hidraw).split("\n")[1],
+                         "\t.read_iter =    hidraw_read_iter,")
+        # A field too long for the column: one space.
+        self.assertEqual(field_line("unlocked_ioctl_iter", "x,",
+                                    (24, True, "value")),
+                         "\t.unlocked_ioctl_iter = x,")
 
     def test_wrap_long(self):
         long = ("\tif (copy_to_iter(alarm_events, sizeof(struct "

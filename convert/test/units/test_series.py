@@ -5,6 +5,7 @@ format-patch writes them."""
 
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import types
@@ -279,7 +280,7 @@ class Series(unittest.TestCase):
         patches, _ = series.plan(Module([self.file("drivers/char/a.c", out)]),
                                  self.tree)
         self.assertEqual(
-            [sorted(e) for _, _, e, _ in patches][:2],
+            [sorted(e) for _, _, e, _, _ in patches][:2],
             [["fs/libfs.c", "include/linux/fs.h"],
              ["fs/read_write.c", "include/linux/fs.h"]])
         paths = series.write(patches, os.path.join(self.tree, "out"),
@@ -304,7 +305,7 @@ class Series(unittest.TestCase):
         mod.headers = [File(hdr, "ssize_t x_read(void);\n",
                             "ssize_t x_read_iter(void);\n")]
         patches, _ = series.plan(mod, self.tree)
-        with_h = [e for _, _, e, _ in patches if "drivers/misc/two/x.h" in e]
+        with_h = [e for _, _, e, _, _ in patches if "drivers/misc/two/x.h" in e]
         self.assertEqual(len(with_h), 1)
         self.assertIn("drivers/misc/two/x.c", with_h[0])
 
@@ -318,7 +319,7 @@ class Series(unittest.TestCase):
         patches, left = series.plan(mod, self.tree)
         self.assertEqual(left, [(hdr, "no file of the series includes it")])
         self.assertFalse(any("drivers/char/h.h" in e
-                             for _, _, e, _ in patches))
+                             for _, _, e, _, _ in patches))
         mod.files = []
         self.assertEqual(series.plan(mod, self.tree)[1], left)
 
@@ -364,7 +365,7 @@ class Series(unittest.TestCase):
             (other.path, "left out with libfs.c, of its module, where a "
              "core patch changes the same lines"),
             (hdr, "no file of the series includes it")])
-        touched = {r for _, _, e, _ in patches for r in e}
+        touched = {r for _, _, e, _, _ in patches for r in e}
         self.assertIn("drivers/char/a.c", touched)
         self.assertNotIn("fs/other.c", touched)
 
@@ -384,6 +385,125 @@ class Series(unittest.TestCase):
             (a.path, "left out with fs.h, of its module, where a core patch "
              "changes the same lines")])
         self.assertEqual(len(patches), 1)	# the core patch alone
+
+    def test_datagram(self):
+        """Before the core patch adds simple_copy_to_iter() to fs.h,
+        net/core/datagram.c's static of that name is renamed in a patch
+        of its own; the core patch's objects are its own and datagram.o,
+        with the config that builds each; the series applies."""
+        from test_kbuild import DATAGRAM
+        write_tree(self.tree, (
+            ("net/core/datagram.c", DATAGRAM),
+            ("net/core/Makefile", "obj-y := datagram.o\n"),
+            ("net/Makefile", "obj-y := core/\n"),
+            ("fs/Makefile", "obj-y := libfs.o read_write.o\n"),
+            ("Kbuild", "obj-y += fs/\nobj-$(CONFIG_NET) += net/\n")))
+        patches, left = series.plan(Module([self.file("drivers/char/a.c")]),
+                                    self.tree)
+        self.assertEqual(left, [])
+        self.assertEqual([p.subject for p in patches], [
+            "core: datagram: rename static simple_copy_to_iter()",
+            "fs: add simple_copy_to_iter() and simple_copy_from_iter()",
+            "char: a: convert to read/write iterators"])
+        self.assertEqual(list(patches[0].edits), ["net/core/datagram.c"])
+        self.assertEqual(" ".join(patches[0].body.split()), (
+            'The patch "fs: add simple_copy_to_iter() and '
+            'simple_copy_from_iter()" adds a global simple_copy_to_iter() '
+            "to include/linux/fs.h, which datagram.c's static of the same "
+            "name would conflict with wherever that header is included. "
+            "Rename the static one datagram_simple_copy_to_iter(). No "
+            "functional change."))
+        self.assertEqual(patches[0].objects, ["net/core/datagram.o"])
+        self.assertEqual(patches[1].objects, ["fs/libfs.o",
+                                              "net/core/datagram.o"])
+        self.assertEqual(series.configs(self.tree, patches[1].objects),
+                         "fs/libfs.o, net/core/datagram.o (CONFIG_NET)")
+        self.assertEqual(series.unbuildable(self.tree, "net/core/datagram.o",
+                                            {}),
+                         "CONFIG_NET not set in the tree's .config")
+        self.assertFalse(series.unbuildable(self.tree, "net/core/datagram.o",
+                                            {"CONFIG_NET": "y"}))
+        paths = series.write(patches, os.path.join(self.tree, "out"),
+                             ("A U Thor", "a@example.org"))
+        for p in paths:
+            subprocess.run(["git", "apply", p], cwd=self.tree, check=True)
+        with open(os.path.join(self.tree, "net/core/datagram.c")) as f:
+            text = f.read()
+        self.assertNotRegex(text, r"[^.]\bsimple_copy_to_iter\b")
+        self.assertIn("\t\t\t\t   datagram_simple_copy_to_iter, NULL);",
+                      text)
+
+    def test_build_config(self):
+        """Each patch's objects are made in the copy of the tree where its
+        .config enables them; one it leaves out is said not built, and
+        the patch's line says so."""
+        from test_kbuild import DATAGRAM
+        write_tree(self.tree, (
+            ("net/core/datagram.c", DATAGRAM),
+            ("net/core/Makefile", "obj-y := datagram.o\n"),
+            ("net/Makefile", "obj-y := core/\n"),
+            ("fs/Makefile", "obj-y := libfs.o read_write.o\n"),
+            ("Kbuild", "obj-y += fs/\nobj-$(CONFIG_NET) += net/\n"),
+            ("Module.symvers", ""), (".config", "CONFIG_X=y\n")))
+        patches, _ = series.plan(Module([self.file("drivers/char/a.c")]),
+                                 self.tree)
+        paths = series.write(patches, os.path.join(self.tree, "out"),
+                             ("A U Thor", "a@example.org"))
+        made, run = [], subprocess.run
+        os.makedirs(self.tree + "-copies")
+        self.addCleanup(shutil.rmtree, self.tree + "-copies")
+
+        def fake(cmd, *args, **kw):	# make: what it was asked for
+            if cmd[0] != "make":
+                return run(cmd, *args, **kw)
+            made.append(cmd[-1])
+            return subprocess.CompletedProcess(cmd, 0, "", "")
+
+        def build(config):
+            copy = os.path.join(tempfile.mkdtemp(dir=self.tree + "-copies"),
+                                "tree")
+            subprocess.run(["cp", "-a", self.tree, copy], check=True)
+            with open(os.path.join(copy, ".config"), "w") as f:
+                f.write(config)
+            del made[:]
+            with mock.patch.object(series, "scratch_tree",
+                                   lambda tree: copy), \
+                    mock.patch.object(series, "compile_module",
+                                      lambda tree, files: {}), \
+                    mock.patch.object(series.subprocess, "run", fake):
+                return series.build_each(self.tree, patches, paths)
+        out = build("CONFIG_X=y\n")
+        self.assertEqual(made, ["fs/libfs.o"])
+        self.assertEqual([(ok, lines, compiled) for _, ok, lines, compiled
+                          in out[:2]], [
+            (True, ["net/core/datagram.o: not built: CONFIG_NET not set in "
+                    "the tree's .config"], False),
+            (True, ["net/core/datagram.o: not built: CONFIG_NET not set in "
+                    "the tree's .config"], True)])
+        build("CONFIG_NET=y\n")
+        self.assertEqual(made, ["net/core/datagram.o", "fs/libfs.o",
+                                "net/core/datagram.o"])
+
+    def test_core_refused(self):
+        """A global of the same name elsewhere refuses the core patch,
+        saying where, and leaves out the modules that need it; the rest
+        of the series stays."""
+        write_tree(self.tree, (("lib/copy.c",
+                                "int simple_copy_from_iter;\n"),))
+        a = self.file("drivers/char/a.c")
+        b = self.file("drivers/char/b.c", OUT.replace("a_", "b_") +
+                      "\nFOPS_READ_ITER_HELPER(b);\n")
+        b.out = b.out.replace("simple_copy_to_iter(\"a\", &iocb->ki_pos, 1, "
+                              "to)", "0")
+        patches, left = series.plan(Module([a, b]), self.tree)
+        self.assertEqual(left, [(a.path, "needs fs: add simple_copy_to_iter() "
+                                 "and simple_copy_from_iter(), which can't be "
+                                 "added: simple_copy_from_iter is the tree's "
+                                 "already, at lib/copy.c:1, and not as a .c "
+                                 "file's static that a rename there settles")])
+        self.assertEqual([p.subject for p in patches], [
+            "fs: add helpers to run a legacy read/write as read_iter/"
+            "write_iter", "char: b: convert to read/write iterators"])
 
     def test_merge3(self):
         base = "a\nb\nc\nd\ne\nf\ng\n"

@@ -32,6 +32,12 @@ class Text(unittest.TestCase):
         self.assertEqual(text.match_open("a[b[1]]", 6), 1)
         self.assertEqual(text.match_open("x)", 1), -1)
 
+    def test_uses(self):
+        """An identifier's uses, not a member's of the same name."""
+        code = "f(buf, a->buf, b.buf, c-> buf, { .buf = buf }, buf_2);"
+        self.assertEqual([m.start() for m in text.uses(code, "buf")],
+                         [2, code.rindex("= buf") + 2])
+
     def test_function_span(self):
         s = text.strip_comments(CODE)
         a, b = text.function_span(s, "f")
