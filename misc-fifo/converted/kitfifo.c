@@ -105,7 +105,7 @@ static unsigned int kitfifo_next_len(struct kitfifo *kf)
 	return kfifo_peek_len(&kf->fifo);
 }
 
-/* LAB 1: open lets IOCB_NOWAIT in; under it, the lock is only tried */
+/* LAB 1: under IOCB_NOWAIT, the lock is only tried */
 /*
  * IOCB_NOWAIT asks more than O_NONBLOCK: not to sleep at all, not even for
  * a mutex held for a copy.  Then the lock is only tried.
@@ -119,6 +119,7 @@ static int kitfifo_lock(struct mutex *lock, bool nowait)
 	return 0;
 }
 
+/* LAB 1: open lets IOCB_NOWAIT in */
 static int kitfifo_open(struct inode *inode, struct file *file)
 {
 	struct kitfifo_file *kfile;

@@ -101,7 +101,9 @@ static unsigned int kitfifo_next_len(struct kitfifo *kf)
 	return kfifo_peek_len(&kf->fifo);
 }
 
-/* LAB 1: open lets IOCB_NOWAIT in; under it, the lock is only tried */
+/* LAB 1: under IOCB_NOWAIT, the lock is only tried */
+
+/* LAB 1: open lets IOCB_NOWAIT in */
 static int kitfifo_open(struct inode *inode, struct file *file)
 {
 	struct kitfifo_file *kfile;

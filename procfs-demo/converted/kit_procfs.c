@@ -67,7 +67,7 @@ struct kit_procfs {
 
 static struct kit_procfs kit_procfs;
 
-/* LAB 5: let RWF_NOWAIT and io_uring reach the reads (IOCB_NOWAIT) */
+/* LAB 5: under IOCB_NOWAIT, the lock is only tried */
 /*
  * IOCB_NOWAIT (preadv2() with RWF_NOWAIT, io_uring) asks us not to sleep,
  * not even on the mutex: then only try it; the caller gets -EAGAIN and
@@ -82,6 +82,7 @@ static bool kit_lock(struct kit_procfs *kp, struct kiocb *iocb)
 	return true;
 }
 
+/* LAB 5: let RWF_NOWAIT and io_uring reach the reads (IOCB_NOWAIT) */
 /* Every file's data is our instance: see the creation of the files. */
 static int kit_open(struct inode *inode, struct file *file)
 {

@@ -62,6 +62,8 @@ struct kit_procfs {
 
 static struct kit_procfs kit_procfs;
 
+/* LAB 5: under IOCB_NOWAIT, the lock is only tried */
+
 /* LAB 5: let RWF_NOWAIT and io_uring reach the reads (IOCB_NOWAIT) */
 /* Every file's data is our instance: see the creation of the files. */
 static int kit_open(struct inode *inode, struct file *file)
