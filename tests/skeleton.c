@@ -1729,6 +1729,55 @@ KIT_TEST(nowait_write_while_a_halt_is_cleared)
 	echo_test(512);		/* and wakes up */
 }
 
+/*
+ * A reset holds io_mutex from pre_reset() to post_reset(), through the
+ * drain of every file's writes (SKEL_DRAIN_TIMEOUT_MS a file).  An open()
+ * that waits for it meanwhile ends at a signal: EINTR, with a handler that
+ * does not ask for a restart.  kit_skelhold holds the lock here, as the
+ * reset would, for as long as the test needs.  The failed open leaves
+ * nothing behind: the device goes to sleep again once the lock is let go
+ * (no runtime PM reference kept), and the next open works.  (A reference
+ * on the device's data, or a file left on its list, is for the debug
+ * kernel's kmemleak and KASAN to find, at unload.)
+ */
+static void ignore_signal(int sig)
+{
+	(void)sig;
+}
+
+KIT_TEST(open_ends_at_a_signal)
+{
+	struct sigaction sa = { .sa_handler = ignore_signal };	/* no restart */
+	struct timespec deadline;
+	struct racer r;
+	int err, fd;
+
+	fd = skel_open(0);
+	KIT_ASSERT_EQ(close(fd), 0);
+	KIT_ASSERT_OK(sigaction(SIGUSR1, &sa, NULL));
+	hold_io_mutex();
+	start_racer(&r, RACE_OPEN, -1);
+	err = pthread_kill(r.id, SIGUSR1);
+	if (err)
+		kit_fail("pthread_kill: %s", strerror(err));
+	/* The lock is still held: only the signal can end the open. */
+	KIT_ASSERT_OK(clock_gettime(CLOCK_REALTIME, &deadline));
+	deadline.tv_sec += 5;
+	err = pthread_timedjoin_np(r.id, NULL, &deadline);
+	let_go_io_mutex();
+	if (err == ETIMEDOUT) {
+		pthread_join(r.id, NULL);
+		kit_fail("open() waited on after a signal: %ld, %s",
+			 r.ret, strerror(r.err));
+	}
+	if (err)
+		kit_fail("pthread_timedjoin_np: %s", strerror(err));
+	KIT_ASSERT_EQ(r.ret, -1);
+	KIT_ASSERT_EQ(r.err, EINTR);
+	expect_autosuspend();
+	echo_test(512);
+}
+
 /* ---- close ---- */
 
 /* close() waits for the writes in flight, and says if it had to kill some. */

@@ -348,15 +348,23 @@ static int skel_open(struct inode *inode, struct file *file)
 	if (retval)
 		goto error_free;
 
+	/*
+	 * A reset holds io_mutex from pre_reset() to post_reset(), while it
+	 * drains every file's writes: let a signal end the wait for it.
+	 */
+	retval = skel_lock(&dev->io_mutex, false);
+	if (retval)
+		goto error_autopm;
 	kref_get(&dev->kref);
 	sf->dev = dev;
-	mutex_lock(&dev->io_mutex);
 	list_add(&sf->node, &dev->files);
 	mutex_unlock(&dev->io_mutex);
 	file->private_data = sf;
 	/* A pipe to the device: no file position, no pread/pwrite, no lseek. */
 	return stream_open(inode, file);
 
+error_autopm:
+	usb_autopm_put_interface(interface);
 error_free:
 	kfree(sf);
 	return retval;
