@@ -175,7 +175,11 @@ modules:
 LOCK = lockdir=$(CURDIR)/build/locks lock_tag=make; \
 	. $(CURDIR)/scripts/lib/lock.sh; lock
 
+# What a module directory's build reads: its files, common/'s, the hooks'
+# and, for common/selftest (kit_skelhold's struct usb_skel), the skeleton's.
 SUM = find $$src $(CURDIR)/common $(wildcard $(CURDIR)/tests/hooks) \
+	$$([ "$$src" != $(CURDIR)/common/selftest ] || \
+		echo $(wildcard $(CURDIR)/skeleton/*/kitskel.c)) \
 	-maxdepth 1 -type f | \
 	sort | \
 	xargs cat $$kdir/Module.symvers | md5sum

@@ -12,16 +12,18 @@
  * 0xfff0, the gadget's), whose interface 0 must be bound to kitskel, and
  * opens its node, as a user would: the open file holds the driver's data
  * (struct usb_skel, by its kref) until it is closed, after the lock is let
- * go.  It takes that driver data as the skeleton's struct usb_skel, whose
- * first members it knows (struct kit_skel_head), and checks them against
- * the device.  A thread of its own takes the lock (a lock held on the way
- * back to user space is a bug) and holds it until the module is unloaded,
- * which closes the file, or for hold_ms at most, after which it closes
- * the file itself, so that a test that fails meanwhile leaves no task hung
- * on the lock, and kitskel free to unload; the parameter held says whether
- * it still holds the lock.  The load returns once the lock is held.  It
- * fails with -ENODEV without such a device or driver, -EINVAL if its
- * driver data is not laid out as expected, or with the open's error.
+ * go.  It knows struct usb_skel as the driver defines it: its build takes
+ * the definition from kitskel.c itself (driver_struct.h, which struct-of
+ * makes), so that it finds io_mutex wherever the driver puts it; it
+ * checks the struct's device and interface against the device.  A thread
+ * of its own takes the lock (a lock held on the way back to user space is
+ * a bug) and holds it until the module is unloaded, which closes the
+ * file, or for hold_ms at most, after which it closes the file itself, so
+ * that a test that fails meanwhile leaves no task hung on the lock, and
+ * kitskel free to unload; the parameter held says whether it still holds
+ * the lock.  The load returns once the lock is held.  It fails with
+ * -ENODEV without such a device or driver, -EINVAL if the interface's
+ * driver data is not kitskel's, or with the open's error.
  *
  * It is a probe for the tests, not a template to copy.
  */
@@ -39,6 +41,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/usb.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "driver_struct.h"	/* struct usb_skel, kitskel.c's */
 
 static ushort vendor = 0xfff0;
 module_param(vendor, ushort, 0444);
@@ -55,14 +61,6 @@ MODULE_PARM_DESC(hold_ms, "Let the lock go after so long (default 10000)");
 static int held;
 module_param(held, int, 0444);
 MODULE_PARM_DESC(held, "1 while the lock is held (read only)");
-
-/* The first members of struct usb_skel in kitskel.c: keep them alike. */
-struct kit_skel_head {
-	struct usb_device	*udev;		/* checked: the device's */
-	struct usb_interface	*interface;	/* checked: its interface 0 */
-	struct kref		kref;
-	struct mutex		io_mutex;	/* what this holds */
-};
 
 static struct usb_device_id kit_skelhold_id;	/* vendor:product */
 static struct mutex *kit_skelhold_lock;		/* the one held */
@@ -134,7 +132,7 @@ static int __init kit_skelhold_init(void)
 {
 	struct usb_device *udev = NULL;
 	struct usb_interface *intf;
-	struct kit_skel_head *head;
+	struct usb_skel *dev;
 	char *node;
 	int ret = 0;
 
@@ -159,14 +157,14 @@ static int __init kit_skelhold_init(void)
 	}
 	/* The driver can't be unbound meanwhile: its driver data stays. */
 	device_lock(&intf->dev);
-	head = usb_get_intfdata(intf);
-	if (!head || head->udev != udev || head->interface != intf) {
-		pr_err("%s: no driver data laid out as kitskel's\n",
+	dev = usb_get_intfdata(intf);
+	if (!dev || dev->udev != udev || dev->interface != intf) {
+		pr_err("%s: no driver data of kitskel's\n",
 		       dev_name(&intf->dev));
 		ret = -EINVAL;
 		goto out;
 	}
-	kit_skelhold_lock = &head->io_mutex;
+	kit_skelhold_lock = &dev->io_mutex;
 	kit_skelhold_task = kthread_run(kit_skelhold_thread, NULL,
 					"kit_skelhold");
 	if (IS_ERR(kit_skelhold_task)) {
