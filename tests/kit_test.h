@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <stdnoreturn.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -78,6 +79,8 @@ static int kit_legacy;			/* --form legacy */
 static const char *kit_form_name = "";	/* --form's argument */
 static const char *kit_prog = "";	/* the program's name: the driver's */
 static char *kit_skip_reason;		/* shared memory: set by KIT_SKIP() */
+static char *kit_waits_for;		/* shared memory: kit_waiting_for() */
+static unsigned int kit_timeout_now;	/* the running test's, in seconds */
 
 static inline void kit_register(const char *name, void (*fn)(void),
 				unsigned int timeout)
@@ -289,16 +292,26 @@ static inline char kit_sleeps_in(pid_t tid, long nr)
 	return kit_asleep_in(tid, &state, &arg0) == nr ? state : 0;
 }
 
+/* Half the test's timeout at most: its message, not the timeout's, is seen. */
 static inline void kit_wait_blocked(pid_t tid, long nr)
 {
-	int i;
+	time_t end = time(NULL) + kit_timeout_now / 2;
 
-	for (i = 0; i < 2000; i++) {
-		if (kit_sleeps_in(tid, nr))
-			return;
+	while (!kit_sleeps_in(tid, nr)) {
+		if (time(NULL) > end)
+			kit_fail("thread %d did not block in system call %ld",
+				 tid, nr);
 		usleep(10000);
 	}
-	kit_fail("thread %d did not block in system call %ld", tid, nr);
+}
+
+/*
+ * What the test waits for from here on, NULL for nothing said: should it
+ * wait for ever, its report says so ("hangs: waits for WHAT, in read()").
+ */
+static inline void kit_waiting_for(const char *what)
+{
+	snprintf(kit_waits_for, 256, "%s", what ? what : "");
 }
 
 /*
@@ -434,9 +447,11 @@ static inline void kit_stall_wait(struct kit_stall *st)
 {
 	struct uffd_msg msg;
 
+	kit_waiting_for("a copy to the stalled page");
 	if (read(st->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
 	    msg.event != UFFD_EVENT_PAGEFAULT)
 		kit_fail("userfaultfd: no page fault (%s)", strerror(errno));
+	kit_waiting_for(NULL);
 }
 
 /* Let it go on: the page appears, zero-filled, and the copy completes. */
@@ -622,11 +637,13 @@ static inline int kit_run(int num, const struct kit_test *t)
 	pid_t pid;
 
 	kit_skip_reason[0] = '\0';
+	kit_waits_for[0] = '\0';
 	fflush(stdout);			/* or the child prints it again */
 	pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);		/* a timeout kills what the test forks */
 		signal(SIGALRM, SIG_DFL);
+		kit_timeout_now = timeout;
 		t->fn();
 		fflush(stdout);
 		_exit(KIT_EXIT_PASS);
@@ -649,8 +666,9 @@ static inline int kit_run(int num, const struct kit_test *t)
 	if (pid < 0)
 		kit_diag("%s: fork: %s", t->name, strerror(errno));
 	else if (killed && waits[0])
-		kit_diag("%s: hangs: waits in %s (stopped after %u s)",
-			 t->name, waits, timeout);
+		kit_diag("%s: hangs: waits %s%s%sin %s (stopped after %u s)",
+			 t->name, kit_waits_for[0] ? "for " : "", kit_waits_for,
+			 kit_waits_for[0] ? ", " : "", waits, timeout);
 	else if (killed)
 		kit_diag("%s: timed out after %u s", t->name, timeout);
 	else if (WIFSIGNALED(status))
@@ -722,10 +740,11 @@ static inline int kit_test_main(int argc, char **argv)
 		return 2;
 	}
 
-	kit_skip_reason = mmap(NULL, 256, PROT_READ | PROT_WRITE,
+	kit_skip_reason = mmap(NULL, 512, PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (kit_skip_reason == MAP_FAILED)
 		return 2;
+	kit_waits_for = kit_skip_reason + 256;
 	printf("KTAP version 1\n1..%d\n", num);
 	kit_diag("%s: %s form", prog, form);
 	num = 0;
