@@ -26,7 +26,10 @@
  * for converted only (what the author added); kit_form_legacy() for legacy
  * only (where wrapped differs: a seq_read that became seq_read_iter).
  * Exit status: 0 if no test failed, 1 if one did, 2 for bad usage.
- * A failed assertion ends its test at once, from any thread.
+ * A failed assertion ends its test at once, from any thread.  A test past
+ * its timeout (kit_timeout()) is stopped, and says what it waits in:
+ * "NAME: hangs: waits in read() on /dev/ttyS0 (stopped after 60 s)"; the
+ * next one runs.
  */
 #ifndef KIT_TEST_H
 #define KIT_TEST_H
@@ -34,6 +37,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -43,6 +47,7 @@
 #include <stdlib.h>
 #include <stdnoreturn.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -74,6 +79,8 @@ static int kit_legacy;			/* --form legacy */
 static const char *kit_form_name = "";	/* --form's argument */
 static const char *kit_prog = "";	/* the program's name: the driver's */
 static char *kit_skip_reason;		/* shared memory: set by KIT_SKIP() */
+static char *kit_waits_for;		/* shared memory: kit_waiting_for() */
+static unsigned int kit_timeout_now;	/* the running test's, in seconds */
 
 static inline void kit_register(const char *name, void (*fn)(void),
 				unsigned int timeout)
@@ -219,14 +226,17 @@ static inline void kit_threads_join(struct kit_threads *t)
 		pthread_join(t->id[--t->n], NULL);
 }
 
-/* The contents of /proc/self/task/TID/NAME, or "" if it can't be read. */
+/*
+ * The contents of /proc/TID/NAME, or "" if it can't be read: TID is a
+ * thread of this process, or of a test's child (kit_waits_in()).
+ */
 static inline void kit_read_task_file(pid_t tid, const char *name, char *out,
 				      int size)
 {
 	char path[64];
 	int fd, n = 0;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, name);
+	snprintf(path, sizeof(path), "/proc/%d/%s", tid, name);
 	fd = open(path, O_RDONLY);
 	if (fd >= 0) {
 		n = read(fd, out, size - 1);
@@ -249,35 +259,59 @@ static inline void kit_read_task_file(pid_t tid, const char *name, char *out,
 #endif
 
 /*
- * Whether thread tid sleeps in system call nr: its state is S (a wait that
- * a signal ends) or D (mutex_lock()), and its syscall file starts with the
- * call's number (it says "running" while the thread is on a CPU).  Gives
- * the state, or 0.  kit_wait_blocked() waits until it does: for a test that
- * a call waits, whose other side acts only once it does.
+ * The system call that thread tid sleeps in, or -1: its state is S (a wait
+ * that a signal ends) or D (mutex_lock()), and its syscall file starts with
+ * the call's number (it says "running" while the thread is on a CPU).
+ * *state gets the state, *arg0 the call's first argument.
  */
-static inline char kit_sleeps_in(pid_t tid, long nr)
+static inline long kit_asleep_in(pid_t tid, char *state, unsigned long *arg0)
 {
-	char stat[512], call[256], *state;
+	char stat[512], call[256], *s;
+	long nr;
 
 	kit_read_task_file(tid, "stat", stat, sizeof(stat));
 	kit_read_task_file(tid, "syscall", call, sizeof(call));
-	state = strrchr(stat, ')');
-	if (state && state[1] && (state[2] == 'S' || state[2] == 'D') &&
-	    call[0] >= '0' && call[0] <= '9' && strtol(call, NULL, 10) == nr)
-		return state[2];
-	return 0;
+	s = strrchr(stat, ')');
+	if (!s || !s[1] || (s[2] != 'S' && s[2] != 'D') ||
+	    sscanf(call, "%ld %lx", &nr, arg0) != 2 || nr < 0)
+		return -1;
+	*state = s[2];
+	return nr;
 }
 
+/*
+ * Whether thread tid sleeps in system call nr: gives its state, or 0.
+ * kit_wait_blocked() waits until it does: for a test that a call waits,
+ * whose other side acts only once it does.
+ */
+static inline char kit_sleeps_in(pid_t tid, long nr)
+{
+	unsigned long arg0;
+	char state = 0;
+
+	return kit_asleep_in(tid, &state, &arg0) == nr ? state : 0;
+}
+
+/* Half the test's timeout at most: its message, not the timeout's, is seen. */
 static inline void kit_wait_blocked(pid_t tid, long nr)
 {
-	int i;
+	time_t end = time(NULL) + kit_timeout_now / 2;
 
-	for (i = 0; i < 2000; i++) {
-		if (kit_sleeps_in(tid, nr))
-			return;
+	while (!kit_sleeps_in(tid, nr)) {
+		if (time(NULL) > end)
+			kit_fail("thread %d did not block in system call %ld",
+				 tid, nr);
 		usleep(10000);
 	}
-	kit_fail("thread %d did not block in system call %ld", tid, nr);
+}
+
+/*
+ * What the test waits for from here on, NULL for nothing said: should it
+ * wait for ever, its report says so ("hangs: waits for WHAT, in read()").
+ */
+static inline void kit_waiting_for(const char *what)
+{
+	snprintf(kit_waits_for, 256, "%s", what ? what : "");
 }
 
 /*
@@ -413,9 +447,11 @@ static inline void kit_stall_wait(struct kit_stall *st)
 {
 	struct uffd_msg msg;
 
+	kit_waiting_for("a copy to the stalled page");
 	if (read(st->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
 	    msg.event != UFFD_EVENT_PAGEFAULT)
 		kit_fail("userfaultfd: no page fault (%s)", strerror(errno));
+	kit_waiting_for(NULL);
 }
 
 /* Let it go on: the page appears, zero-filled, and the copy completes. */
@@ -484,6 +520,106 @@ static inline const char *kit_module_file(const char *mod)
 	return kit_test_path(path);
 }
 
+/*
+ * What a test stopped for time waits in, to say so: the system calls that
+ * the common waits sleep in, and whether their first argument is a file
+ * descriptor.  Any other call is shown by its number.
+ */
+#define KIT_CALL(name, on_fd) { SYS_##name, #name, on_fd }
+static const struct {
+	long nr;
+	const char *name;
+	int on_fd;
+} kit_calls[] = {
+	KIT_CALL(read, 1), KIT_CALL(write, 1), KIT_CALL(readv, 1),
+	KIT_CALL(writev, 1), KIT_CALL(pread64, 1), KIT_CALL(pwrite64, 1),
+	KIT_CALL(preadv2, 1), KIT_CALL(pwritev2, 1), KIT_CALL(ioctl, 1),
+	KIT_CALL(close, 1), KIT_CALL(io_uring_enter, 1), KIT_CALL(openat, 0),
+	KIT_CALL(splice, 0), KIT_CALL(sendfile, 0), KIT_CALL(ppoll, 0),
+	KIT_CALL(epoll_pwait, 0), KIT_CALL(clock_nanosleep, 0),
+	KIT_CALL(nanosleep, 0), KIT_CALL(wait4, 0), KIT_CALL(futex, 0),
+#ifdef SYS_poll			/* not on arm64 */
+	KIT_CALL(poll, 0), KIT_CALL(epoll_wait, 0),
+#endif
+	{ -1, NULL, 0 }
+};
+
+/*
+ * Where thread tid waits, into out: "read() on /dev/ttyS0" (the file
+ * from /proc/TID/fd), "" if it does not sleep in a system call.  Gives the
+ * call's number, or -1.
+ */
+static inline long kit_waits_in(pid_t tid, char *out, int size)
+{
+	char state, path[64], file[256] = "";
+	unsigned long arg0;
+	long nr = kit_asleep_in(tid, &state, &arg0);
+	int i;
+	ssize_t n;
+
+	out[0] = '\0';
+	if (nr < 0)
+		return -1;
+	for (i = 0; kit_calls[i].name && kit_calls[i].nr != nr; i++)
+		;
+	if (kit_calls[i].name && kit_calls[i].on_fd) {
+		snprintf(path, sizeof(path), "/proc/%d/fd/%lu", tid, arg0);
+		n = readlink(path, file, sizeof(file) - 1);
+		file[n > 0 ? n : 0] = '\0';
+	}
+	if (kit_calls[i].name)
+		snprintf(out, size, "%s()%s%s", kit_calls[i].name,
+			 file[0] ? " on " : "", file);
+	else
+		snprintf(out, size, "system call %ld", nr);
+	return nr;
+}
+
+/*
+ * Where the threads of process pid wait, into out: each thread's
+ * kit_waits_in(), once ("read() on pipe:[4711], ppoll()"); a thread in
+ * futex() (a lock, pthread_join()) only when no other waits: it waits for
+ * one of them.  "" if none sleeps in a system call.
+ */
+static inline void kit_where_waits(pid_t pid, char *out, int size)
+{
+	char path[64], one[320], futex[320] = "";
+	struct dirent *d;
+	int len = 0;
+	DIR *dir;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (kit_waits_in(atoi(d->d_name), one, sizeof(one)) ==
+		    SYS_futex)
+			snprintf(futex, sizeof(futex), "%s", one);
+		else if (one[0] && !strstr(out, one) && len < size)
+			len += snprintf(out + len, size - len, "%s%s",
+					len ? ", " : "", one);
+	}
+	if (dir)
+		closedir(dir);
+	if (!out[0])
+		snprintf(out, size, "%s", futex);
+}
+
+/*
+ * A test's timeout: its own, or for a test that declares none, $KIT_TIMEOUT
+ * seconds if set, else KIT_DEFAULT_TIMEOUT.  Whoever knows how long the
+ * tests take sets it lower (a grader: a test that hangs then costs seconds).
+ */
+static inline unsigned int kit_timeout(const struct kit_test *t)
+{
+	const char *env = getenv("KIT_TIMEOUT");
+	unsigned int secs = env ? strtoul(env, NULL, 10) : 0;
+
+	return t->timeout == KIT_DEFAULT_TIMEOUT && secs ? secs : t->timeout;
+}
+
 static volatile sig_atomic_t kit_alarm;
 
 static inline void kit_on_alarm(int sig)
@@ -496,14 +632,18 @@ static inline int kit_run(int num, const struct kit_test *t)
 {
 	struct sigaction sa = { .sa_handler = kit_on_alarm };	/* no restart */
 	int status = KIT_EXIT_FAIL << 8, ret = 1, killed = 0;
+	unsigned int timeout = kit_timeout(t);
+	char waits[512] = "";
 	pid_t pid;
 
 	kit_skip_reason[0] = '\0';
+	kit_waits_for[0] = '\0';
 	fflush(stdout);			/* or the child prints it again */
 	pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);		/* a timeout kills what the test forks */
 		signal(SIGALRM, SIG_DFL);
+		kit_timeout_now = timeout;
 		t->fn();
 		fflush(stdout);
 		_exit(KIT_EXIT_PASS);
@@ -512,10 +652,12 @@ static inline int kit_run(int num, const struct kit_test *t)
 		setpgid(pid, pid);
 		kit_alarm = 0;
 		sigaction(SIGALRM, &sa, NULL);
-		alarm(t->timeout);
+		alarm(timeout);
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-			if (kit_alarm && !killed++)
+			if (kit_alarm && !killed++) {
+				kit_where_waits(pid, waits, sizeof(waits));
 				kill(-pid, SIGKILL);
+			}
 		}
 		alarm(0);
 		kill(-pid, SIGKILL);	/* anything the test left behind */
@@ -523,8 +665,12 @@ static inline int kit_run(int num, const struct kit_test *t)
 
 	if (pid < 0)
 		kit_diag("%s: fork: %s", t->name, strerror(errno));
+	else if (killed && waits[0])
+		kit_diag("%s: hangs: waits %s%s%sin %s (stopped after %u s)",
+			 t->name, kit_waits_for[0] ? "for " : "", kit_waits_for,
+			 kit_waits_for[0] ? ", " : "", waits, timeout);
 	else if (killed)
-		kit_diag("%s: timed out after %u s", t->name, t->timeout);
+		kit_diag("%s: timed out after %u s", t->name, timeout);
 	else if (WIFSIGNALED(status))
 		kit_diag("%s: killed by signal %d (%s)", t->name,
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
@@ -594,10 +740,11 @@ static inline int kit_test_main(int argc, char **argv)
 		return 2;
 	}
 
-	kit_skip_reason = mmap(NULL, 256, PROT_READ | PROT_WRITE,
+	kit_skip_reason = mmap(NULL, 512, PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (kit_skip_reason == MAP_FAILED)
 		return 2;
+	kit_waits_for = kit_skip_reason + 256;
 	printf("KTAP version 1\n1..%d\n", num);
 	kit_diag("%s: %s form", prog, form);
 	num = 0;
