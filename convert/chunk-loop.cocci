@@ -11,9 +11,11 @@
 /// The iterator moves by itself, by exactly n bytes when the copy is
 /// whole; a short copy leaves the loop.  So at each copy the iterator is
 /// where buf + done was: nothing else in the loop may touch the buffer, or
-/// change done or n between the copy and the increment; and no continue may
-/// come before the copy (it would step done without one: spatch's paths
-/// can't see that, so scripts/convert checks it and wraps the function).
+/// change done or n between the copy and the increment; no continue may
+/// come before the copy (it would step done without one); and the loop may
+/// not sit inside another (its second time round would find the iterator
+/// used up).  spatch's paths can't see those two: scripts/convert checks
+/// them and wraps the function.
 ///
 /// And the byte scan, a chunk of one (the watchdogs' search for the magic
 /// 'V'):

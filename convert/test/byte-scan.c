@@ -116,6 +116,25 @@ static ssize_t odd_write(struct file *file, const char __user *data,
 	return len;
 }
 
+/* The scan inside another loop: the second pass finds the iterator used up. */
+static ssize_t pass_write(struct file *file, const char __user *data,
+			  size_t len, loff_t *ppos)
+{
+	size_t i;
+	int pass;
+	char c;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i != len; i++) {
+			if (get_user(c, data + i))
+				return -EFAULT;
+			if (c == 'V' && pass)
+				expect_close = 42;
+		}
+	}
+	return len;
+}
+
 static const struct file_operations a_fops = {
 	.owner		= THIS_MODULE,
 	.write		= usb_write,
@@ -146,6 +165,11 @@ static const struct file_operations f_fops = {
 	.write		= odd_write,
 };
 
+static const struct file_operations g_fops = {
+	.owner		= THIS_MODULE,
+	.write		= pass_write,
+};
+
 /* Misc devices, never registered: how the VFS would call the fops. */
 static struct miscdevice byte_scan_misc[] __maybe_unused = {
 	{ .name = "a", .fops = &a_fops },
@@ -154,6 +178,7 @@ static struct miscdevice byte_scan_misc[] __maybe_unused = {
 	{ .name = "d", .fops = &d_fops },
 	{ .name = "e", .fops = &e_fops },
 	{ .name = "f", .fops = &f_fops },
+	{ .name = "g", .fops = &g_fops },
 };
 
 MODULE_LICENSE("GPL");
