@@ -20,15 +20,18 @@
 /// And the byte scan, a chunk of one (the watchdogs' search for the magic
 /// 'V'):
 ///   for (i = 0; i != count; i++) {
+///           ...
 ///           if (get_user(c, buf + i))
-///                   ...
+///                   return / goto / break;
+///           ...
 ///   }
 /// with c a char, becomes
 ///           if (get_iter(c, from))
 /// get_iter() reads sizeof(c), one byte, and moves the iterator by it:
-/// at each read the iterator is where buf + i was, if the read comes
-/// first in the loop, on every path (no continue before it, as above),
-/// and nothing else in the loop touches the buffer or i.
+/// at each read the iterator is where buf + i was, if the read is reached
+/// on every path through the loop (no continue before it, as above), a
+/// failed read leaves the loop (the iterator stays where it was, i would
+/// step on), and nothing else in the loop touches the buffer or i.
 ///
 // Confidence: High for these shapes; any other loop over the buffer is
 // left alone, and scripts/convert wraps the function.
@@ -119,14 +122,13 @@ for (done = 0; done < count; done += n) {
 // The byte scan: i steps by one from 0 to the count, and the read is
 // reached on every path through the loop's body before anything else
 // touches the buffer or i (a read under a condition is on some paths
-// only: no match).
+// only: no match); a failed read returns, or jumps out of the loop.
 @@
 identifier fn.func, fn.fl, fn.buf, fn.count, fn.ppos;
 type fn.T;
-identifier i;
+identifier i, l;
 char c;
 expression E;
-statement S;
 @@
 ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
@@ -140,9 +142,37 @@ for (i = 0; \(i != count\|i < count\); \(i++\|++i\)) {
 	    when != i--
 	    when != ++i
 	    when != --i
+(
 -	if (get_user(c, buf + i))
 +	if (get_iter(c, from))
-		S
+		return ...;
+|
+-	if (get_user(c, buf + i))
++	if (get_iter(c, from))
+		goto l;
+|
+-	if (get_user(c, buf + i))
++	if (get_iter(c, from))
+		break;
+|
+-	if (get_user(c, buf + i)) {
++	if (get_iter(c, from)) {
+		...
+		return ...;
+	}
+|
+-	if (get_user(c, buf + i)) {
++	if (get_iter(c, from)) {
+		...
+		goto l;
+	}
+|
+-	if (get_user(c, buf + i)) {
++	if (get_iter(c, from)) {
+		...
+		break;
+	}
+)
 	... when != buf
 	    when != i = E
 	    when != i += E
