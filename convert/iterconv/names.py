@@ -14,7 +14,7 @@ import os
 import re
 
 from .kbuild import grep
-from .text import enclosing, line_of, member, strip_comments
+from .text import enclosing, line_of, member, strip_comments, uses
 
 
 class Clash(Exception):
@@ -91,18 +91,24 @@ def clashing(code, name, macro):
     return out
 
 
-def scan(tree, names, macros=(), skip=()):
+def scan(tree, names, macros=(), skip=(), users=None):
     """Where tree names any of names (a core patch's new globals; macros
     those of them that are function-like macros) outside the files in
     skip (the core patch's own): {rel: {name: new name}}, the .c files
     whose static of that name is to be renamed.  Raises Clash where a
-    name is named otherwise."""
+    name is named otherwise.  users, a list, gets each .c file that uses
+    one of names (a member of the same name is another name, but not for
+    a macro), whose object a core patch is to build."""
     renames = {}
     for rel in grep(tree, names):
         if rel in skip:
             continue
         with open(os.path.join(tree, rel), errors="replace") as f:
             code = strip_comments(f.read())
+        if users is not None and rel.endswith(".c") and any(
+                clashing(code, n, True) if n in macros else uses(code, n)
+                for n in names):
+            users.append(rel)
         for name in names:
             at = clashing(code, name, name in macros)
             if not at:

@@ -486,11 +486,13 @@ def on_core(done, rel, old, new):
     return None if merged is None else (done[rel], merged)
 
 
-Patch = collections.namedtuple("Patch", "subject body edits unbuilt objects")
+Patch = collections.namedtuple("Patch",
+                               "subject body edits unbuilt objects kind")
 Patch.__doc__ = """One patch of the series: its subject and body, its edits
 {rel: (old, new)}, the rels whose original doesn't build against the
-tree, and the tree's objects to build once it is in (a core patch's, and
-those of the files that define or use the names it adds)."""
+tree, the tree's objects to build once it is in (a core patch's, and
+those of the files that define or use the names it adds; a rename's,
+its file's), and its kind: "core", "rename" or "driver"."""
 
 
 def needs(c, out, report):
@@ -523,7 +525,8 @@ def rename_patch(tree, c, rel, names, old):
     return Patch("%s: rename static %s" % (
         prefix(tree, [rel], os.path.basename(rel)[:-2]), olds),
         "\n".join(wrap([body], "")),
-        {rel: (old, treenames.rename(old, names))}, set(), objects([rel]))
+        {rel: (old, treenames.rename(old, names))}, set(), objects([rel]),
+        "rename")
 
 
 def plan(module, tree):
@@ -555,9 +558,11 @@ def plan(module, tree):
         return done[rel]
     for c in core_needed(tree, list(outs.values()),
                          "\n".join(reports.values())):
+        users = []
         try:
             renames = treenames.scan(tree, c.get("globals", c["names"]),
-                                     c.get("macros", ()), set(c["edits"]))
+                                     c.get("macros", ()), set(c["edits"]),
+                                     users)
         except treenames.Clash as e:
             for f in outs:
                 if needs(c, outs[f], reports[f]):
@@ -569,6 +574,7 @@ def plan(module, tree):
             patches.append(rename_patch(tree, c, rel, names, text(rel)))
             done[rel] = patches[-1].edits[rel][1]
             objs += patches[-1].objects
+        objs += [o for o in objects(users) if o not in objs]
         edits = {}
         for rel, edit in c["edits"].items():
             old = text(rel)
@@ -577,7 +583,7 @@ def plan(module, tree):
                 raise RuntimeError("%s: no place for %s" % (rel, c["subject"]))
             edits[rel] = (old, new)
         patches.append(Patch(c["subject"], "\n".join(wrap([c["body"]], "")),
-                             edits, set(), objs))
+                             edits, set(), objs, "core"))
     byname = {os.path.relpath(f.path, tree): f for f in outs}
     unbuilt = {r for r, f in byname.items()
                if any(x.startswith("build: not checked") for x in
@@ -637,7 +643,7 @@ def plan(module, tree):
         patches.append(Patch("%s: convert to read/write iterators" %
                              prefix(tree, rels, name),
                              message(name, fs, release), edits[(d, name)],
-                             unbuilt & set(rels), []))
+                             unbuilt & set(rels), [], "driver"))
     return patches, left
 
 
@@ -690,12 +696,12 @@ def write(patches, outdir, ident=PLACEHOLDER):
                         fh.write(old)
         git(repo, "add", "-A", env=env)
         commit("-m", "base")
-        for subject, body, edits, _, _ in patches:
-            for rel, (_, new) in edits.items():
+        for patch in patches:
+            for rel, (_, new) in patch.edits.items():
                 with open(os.path.join(repo, rel), "w") as fh:
                     fh.write(new)
             commit("-s", "-a", "-F", "-",
-                   input="%s\n\n%s\n" % (subject, body))
+                   input="%s\n\n%s\n" % (patch.subject, patch.body))
         out = git(repo, "format-patch", "--no-signature",
                   "-o", os.path.abspath(outdir), "HEAD~%d" % len(patches),
                   env=env)
@@ -796,8 +802,11 @@ def build_each(tree, patches, paths):
             if q.returncode or warn:
                 ok = False
                 lines += warn or q.stdout.splitlines()[-5:]
-        drivers = [] if patch.objects else [
-            r for r in patch.edits if r not in patch.unbuilt]
+        drivers = [r for r in patch.edits if r not in patch.unbuilt] \
+            if patch.kind == "driver" else []
+        if patch.kind != "driver" and not patch.objects:
+            lines.append("no object of its own, nor one that uses its "
+                         "names: nothing compiled")
         lines += ["%s: not compiled: the original does not build against "
                   "this tree" % r for r in sorted(patch.unbuilt)]
         if drivers:
