@@ -748,26 +748,35 @@ def apply(tree, patch):
                           text=True)
 
 
+def either(ways):
+    """kbuild.enabled_by()'s ways as words: "CONFIG_A CONFIG_B, or
+    CONFIG_C"."""
+    return ", or ".join(" ".join(w) for w in ways)
+
+
 def configs(tree, objs):
     """Each object with the config symbols Kbuild needs on to build it
     (kbuild.enabled_by(), None where no Makefile names it): "fs/libfs.o,
     net/core/datagram.o (CONFIG_NET)"."""
     out = []
     for o in objs:
-        syms = kbuild.enabled_by(tree, o[:-2] + ".c")
-        out.append(o + ("" if syms == [] else " (%s)" % (
-            " ".join(syms) if syms else "no Makefile names it")))
+        ways = kbuild.enabled_by(tree, o[:-2] + ".c")
+        out.append(o + ("" if ways == [[]] else " (%s)" % (
+            either(ways) if ways else "no Makefile names it")))
     return ", ".join(out)
 
 
 def unbuildable(tree, obj, cfg):
-    """Why tree, configured as cfg (kbuild.config()), doesn't build obj,
-    or None."""
-    syms = kbuild.enabled_by(tree, obj[:-2] + ".c")
-    if syms is None:
+    """Why tree, configured as cfg (kbuild.config()), doesn't build obj
+    (no way of kbuild.enabled_by()'s has all its symbols set: those the
+    nearest lacks), or None."""
+    ways = kbuild.enabled_by(tree, obj[:-2] + ".c")
+    if ways is None:
         return "no Makefile of the tree names it"
-    off = [s for s in syms if cfg.get(s) not in ("y", "m")]
-    return off and "%s not set in the tree's .config" % ", ".join(off)
+    offs = [[s for s in w if cfg.get(s) not in ("y", "m")] for w in ways]
+    if not all(offs):
+        return None
+    return "%s not set in the tree's .config" % ", ".join(min(offs, key=len))
 
 
 def build_each(tree, patches, paths):

@@ -48,7 +48,6 @@ TREE = (
 )
 
 
-
 class Kbuild(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -75,14 +74,34 @@ class Kbuild(unittest.TestCase):
         """The config symbols from an object's Makefile up to the top's
         Kbuild, through a composite module's list; None where a Makefile
         on the way doesn't name it."""
-        for rel, want in (("fs/libfs.c", []),
-                          ("net/core/datagram.c", ["CONFIG_NET"]),
-                          ("drivers/misc/y.c", ["CONFIG_TWIN",
-                                                "CONFIG_MISC"]),
-                          ("drivers/misc/solo.c", ["CONFIG_MISC"]),
+        for rel, want in (("fs/libfs.c", [[]]),
+                          ("net/core/datagram.c", [["CONFIG_NET"]]),
+                          ("drivers/misc/y.c", [["CONFIG_TWIN",
+                                                 "CONFIG_MISC"]]),
+                          ("drivers/misc/solo.c", [["CONFIG_MISC"]]),
                           ("drivers/misc/none.c", None),
                           ("fs/read_write.c", None)):
             self.assertEqual(kbuild.enabled_by(self.tree, rel), want, rel)
+
+    def test_enabled_by_any(self):
+        """A directory that several lists name is entered if any of them
+        is on (drivers/Makefile names usb/ for CONFIG_USB_PHY, CONFIG_USB
+        and more): each is a way to build the object; a list that is
+        always on makes the others no matter."""
+        write_tree(self.tree, (
+            ("drivers/Makefile", "obj-$(CONFIG_PHY) += misc/\n"
+             "obj-$(CONFIG_MISC) += misc/\n"),
+            ("drivers/misc/Makefile", "obj-$(CONFIG_TWIN) += twin.o\n"
+             "twin-y := x.o y.o\nobj-m += solo.o\nobj-$(CONFIG_S) += y.o\n"
+             "obj-y += z.o\n")))
+        self.assertEqual(kbuild.enabled_by(self.tree, "drivers/misc/y.c"), [
+            ["CONFIG_TWIN", "CONFIG_PHY"], ["CONFIG_TWIN", "CONFIG_MISC"],
+            ["CONFIG_S", "CONFIG_PHY"], ["CONFIG_S", "CONFIG_MISC"]])
+        write_tree(self.tree, (("drivers/Makefile",
+                                "obj-$(CONFIG_PHY) += misc/\n"
+                                "obj-y += misc/\n"),))
+        self.assertEqual(kbuild.enabled_by(self.tree, "drivers/misc/z.c"),
+                         [[]])
 
     def test_config(self):
         write_tree(self.tree, ((".config", "CONFIG_NET=y\n# CONFIG_X is "

@@ -439,6 +439,26 @@ class Series(unittest.TestCase):
         self.assertIn("\t\t\t\t   datagram_simple_copy_to_iter, NULL);",
                       text)
 
+    def test_unbuildable_any(self):
+        """An object that Kbuild reaches through any of several lists is
+        built if one of them has its symbols set (iowarrior.o, whose
+        drivers/usb/ CONFIG_USB_PHY names first, and CONFIG_USB too)."""
+        write_tree(self.tree, (
+            ("Kbuild", "obj-y += drivers/\n"),
+            ("drivers/Makefile", "obj-$(CONFIG_USB_PHY) += usb/\n"
+             "obj-$(CONFIG_USB) += usb/\n"),
+            ("drivers/usb/Makefile", "obj-$(CONFIG_USB_IOWARRIOR) += "
+             "iowarrior.o\n")))
+        obj = "drivers/usb/iowarrior.o"
+        on = {"CONFIG_USB": "y", "CONFIG_USB_IOWARRIOR": "m"}
+        self.assertIsNone(series.unbuildable(self.tree, obj, on))
+        self.assertEqual(series.unbuildable(self.tree, obj, {"CONFIG_USB":
+                                                             "y"}),
+                         "CONFIG_USB_IOWARRIOR not set in the tree's .config")
+        self.assertEqual(series.configs(self.tree, [obj]), obj + " ("
+                         "CONFIG_USB_IOWARRIOR CONFIG_USB_PHY, or "
+                         "CONFIG_USB_IOWARRIOR CONFIG_USB)")
+
     def test_build_config(self):
         """Each patch's objects are made in the copy of the tree where its
         .config enables them; one it leaves out is said not built, and
