@@ -115,11 +115,14 @@ def config(tree):
 
 def grep(tree, words):
     """The C files (.c, .h) of tree that name any of words as a whole
-    word, in comments too: [paths relative to tree], sorted.  git grep
-    where tree is a git tree (its tracked files), else grep -r."""
+    word, in comments too, tools/ aside (user space's): [paths relative
+    to tree], sorted.  git grep where tree is a git tree, its untracked
+    and ignored files too (Debian's source ignores /*: made a git tree
+    with git init && git add ., it tracks nothing), else grep -r."""
     pattern = "|".join(re.escape(w) for w in words)
     if os.path.exists(os.path.join(tree, ".git")):
-        cmd = ["git", "-C", tree, "grep", "-l", "-w", "-E", "-e", pattern,
+        cmd = ["git", "-C", tree, "grep", "--untracked",
+               "--no-exclude-standard", "-l", "-w", "-E", "-e", pattern,
                "--", "*.c", "*.h"]
     else:
         cmd = ["grep", "-r", "-l", "-w", "-E", "--include=*.c",
@@ -128,4 +131,5 @@ def grep(tree, words):
                        stderr=subprocess.PIPE, text=True, env=git_env())
     if p.returncode > 1:
         raise OSError("%s: %s" % (" ".join(cmd[:3]), p.stderr.strip()))
-    return sorted(os.path.normpath(line) for line in p.stdout.splitlines())
+    return sorted(r for r in map(os.path.normpath, p.stdout.splitlines())
+                  if not r.startswith("tools/"))

@@ -58,8 +58,11 @@ class Kbuild(unittest.TestCase):
         self.tmp.cleanup()
 
     def test_grep(self):
-        """Whole words, in .c and .h files only, git tree or not (then
-        its tracked files: git grep)."""
+        """Whole words, in .c and .h files only, tools/ aside, git tree
+        or not; in a git tree, its untracked and ignored files too
+        (Debian's source has a .gitignore of /*: git init && git add .
+        tracks nothing)."""
+        write_tree(self.tree, (("tools/t.c", "int get_iter;\n"),))
         want = ["drivers/misc/y.c", "net/core/datagram.c"]
         words = ["simple_copy_to_iter", "simple_copy_from_iter", "get_iter"]
         self.assertEqual(kbuild.grep(self.tree, words), want)
@@ -67,8 +70,11 @@ class Kbuild(unittest.TestCase):
         for args in (["init", "-q"], ["add", "-A"]):
             subprocess.run(["git", "-C", self.tree] + args, check=True,
                            env=kbuild.git_env())
-        write_tree(self.tree, (("untracked.c", "int get_iter;\n"),))
-        self.assertEqual(kbuild.grep(self.tree, words), want)
+        write_tree(self.tree, (("untracked.c", "int get_iter;\n"),
+                               ("lib/ignored.c", "int get_iter;\n"),
+                               (".gitignore", "/*\n")))
+        self.assertEqual(kbuild.grep(self.tree, words), sorted(
+            want + ["untracked.c", "lib/ignored.c"]))
 
     def test_enabled_by(self):
         """The config symbols from an object's Makefile up to the top's
