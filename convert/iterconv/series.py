@@ -388,7 +388,8 @@ def groups(tree, paths):
 
 def prefix(tree, rels, name):
     """A subject's prefix: the tree's git log's, for these files, else
-    the directory's last part and the module's name."""
+    net's and the module's name under net/ (netdev's subjects start
+    "net:"), else the directory's last part and the module's name."""
     if os.path.isdir(os.path.join(tree, ".git")):
         p = subprocess.run(["git", "-C", tree, "log", "-n", "30",
                             "--format=%s", "--"] + rels,
@@ -400,6 +401,8 @@ def prefix(tree, rels, name):
                                    s.lower().startswith(("merge", "revert")))
         if seen:
             return seen.most_common(1)[0][0]
+    if rels[0].startswith("net/"):
+        return "net: %s" % name
     d = os.path.basename(os.path.dirname(rels[0])) or "misc"
     return d if d == name else "%s: %s" % (d, name)
 

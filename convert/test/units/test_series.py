@@ -406,7 +406,7 @@ class Series(unittest.TestCase):
                                     self.tree)
         self.assertEqual(left, [])
         self.assertEqual([p.subject for p in patches], [
-            "core: datagram: rename static simple_copy_to_iter()",
+            "net: datagram: rename static simple_copy_to_iter()",
             "fs: add simple_copy_to_iter() and simple_copy_from_iter()",
             "char: a: convert to read/write iterators"])
         self.assertEqual(list(patches[0].edits), ["net/core/datagram.c"])
