@@ -351,7 +351,9 @@ def strip_kit(new):
     return "\n".join(out)
 
 
-def uses(text, name):
+def mentions(text, name):
+    """Whether text names name as a word anywhere (comments, members and
+    all: not text.uses(), which leaves members out)."""
     return re.search(r"\b%s\b" % re.escape(name), text) is not None
 
 
@@ -363,11 +365,11 @@ def core_needed(tree, outputs, reports=""):
         if "wanted" in c:
             if not c["wanted"].search(reports):
                 continue
-        elif not any(uses(o, n) for o in outputs for n in c["names"]):
+        elif not any(mentions(o, n) for o in outputs for n in c["names"]):
             continue
         with open(os.path.join(tree, c["has"]), errors="replace") as f:
             have = f.read()
-        if not all(uses(have, n) for n in c["names"]):
+        if not all(mentions(have, n) for n in c["names"]):
             out.append(c)
     return out
 
@@ -503,7 +505,7 @@ def needs(c, out, report):
     patch c."""
     if "wanted" in c:
         return c["wanted"].search(report) is not None
-    return any(uses(out, n) for n in c["names"])
+    return any(mentions(out, n) for n in c["names"])
 
 
 def objects(rels):
@@ -690,12 +692,12 @@ def write(patches, outdir, ident=PLACEHOLDER):
         git(repo, "commit", "-q", "--no-verify", *args, env=env, **kw)
     with tempfile.TemporaryDirectory() as repo:
         git(repo, "init", "-q", env=env)
-        for p in patches:	# the tree's files, as they were
-            for rel, (old, _) in p.edits.items():
-                p = os.path.join(repo, rel)
-                if not os.path.exists(p):
-                    os.makedirs(os.path.dirname(p), exist_ok=True)
-                    with open(p, "w") as fh:
+        for patch in patches:	# the tree's files, as they were
+            for rel, (old, _) in patch.edits.items():
+                path = os.path.join(repo, rel)
+                if not os.path.exists(path):
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    with open(path, "w") as fh:
                         fh.write(old)
         git(repo, "add", "-A", env=env)
         commit("-m", "base")
