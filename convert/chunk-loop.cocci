@@ -11,22 +11,27 @@
 /// The iterator moves by itself, by exactly n bytes when the copy is
 /// whole; a short copy leaves the loop.  So at each copy the iterator is
 /// where buf + done was: nothing else in the loop may touch the buffer, or
-/// change done or n between the copy and the increment; and no continue may
-/// come before the copy (it would step done without one: spatch's paths
-/// can't see that, so scripts/convert checks it and wraps the function).
+/// change done or n between the copy and the increment; no continue may
+/// come before the copy (it would step done without one); and the loop may
+/// not sit inside another (its second time round would find the iterator
+/// used up).  spatch's paths can't see those two: scripts/convert checks
+/// them and wraps the function.
 ///
 /// And the byte scan, a chunk of one (the watchdogs' search for the magic
 /// 'V'):
 ///   for (i = 0; i != count; i++) {
+///           ...
 ///           if (get_user(c, buf + i))
-///                   ...
+///                   return / goto / break;
+///           ...
 ///   }
 /// with c a char, becomes
 ///           if (get_iter(c, from))
 /// get_iter() reads sizeof(c), one byte, and moves the iterator by it:
-/// at each read the iterator is where buf + i was, if the read comes
-/// first in the loop, on every path (no continue before it, as above),
-/// and nothing else in the loop touches the buffer or i.
+/// at each read the iterator is where buf + i was, if the read is reached
+/// on every path through the loop (no continue before it, as above), a
+/// failed read leaves the loop (the iterator stays where it was, i would
+/// step on), and nothing else in the loop touches the buffer or i.
 ///
 // Confidence: High for these shapes; any other loop over the buffer is
 // left alone, and scripts/convert wraps the function.
@@ -117,14 +122,13 @@ for (done = 0; done < count; done += n) {
 // The byte scan: i steps by one from 0 to the count, and the read is
 // reached on every path through the loop's body before anything else
 // touches the buffer or i (a read under a condition is on some paths
-// only: no match).
+// only: no match); a failed read returns, or jumps out of the loop.
 @@
 identifier fn.func, fn.fl, fn.buf, fn.count, fn.ppos;
 type fn.T;
-identifier i;
+identifier i, l;
 char c;
 expression E;
-statement S;
 @@
 ssize_t func(struct file *fl, T buf, size_t count, loff_t *ppos)
 {
@@ -138,9 +142,37 @@ for (i = 0; \(i != count\|i < count\); \(i++\|++i\)) {
 	    when != i--
 	    when != ++i
 	    when != --i
+(
 -	if (get_user(c, buf + i))
 +	if (get_iter(c, from))
-		S
+		return ...;
+|
+-	if (get_user(c, buf + i))
++	if (get_iter(c, from))
+		goto l;
+|
+-	if (get_user(c, buf + i))
++	if (get_iter(c, from))
+		break;
+|
+-	if (get_user(c, buf + i)) {
++	if (get_iter(c, from)) {
+		...
+		return ...;
+	}
+|
+-	if (get_user(c, buf + i)) {
++	if (get_iter(c, from)) {
+		...
+		goto l;
+	}
+|
+-	if (get_user(c, buf + i)) {
++	if (get_iter(c, from)) {
+		...
+		break;
+	}
+)
 	... when != buf
 	    when != i = E
 	    when != i += E

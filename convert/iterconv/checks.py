@@ -230,17 +230,27 @@ class FileChecks:
                 buf = self.fns[name]["buf"]
                 # chunk-loop.cocci's copies and byte scan's reads: a
                 # continue before one would step done or i without it
-                # (spatch's paths through the loop can't see that).
+                # (spatch's paths through the loop can't see that), and
+                # an outer loop would run the scan again over an
+                # iterator it has used up.
+                spans = loop_spans(body)
                 for cp in re.finditer(r"\b(copy_from_iter|get_iter)\(",
                                       body):
-                    if any(s <= cp.start() <= e and
-                           re.search(r"\bcontinue\b", body[s:cp.start()])
-                           for s, e in loop_spans(body)):
-                        self.fall_back(name, "a chunk loop that may continue "
-                                       "before its copy" if cp.group(1) ==
-                                       "copy_from_iter" else "a byte scan "
-                                       "that may continue before its "
-                                       "get_user()")
+                    around = [(s, e) for s, e in spans
+                              if s <= cp.start() <= e]
+                    what = ("a chunk loop" if cp.group(1) == "copy_from_iter"
+                            else "a byte scan")
+                    why = None
+                    if len(around) > 1:
+                        why = ("%s inside another loop would read the "
+                               "iterator again" % what)
+                    elif any(re.search(r"\bcontinue\b", body[s:cp.start()])
+                             for s, e in around):
+                        why = "%s that may continue before its %s" % (
+                            what, "copy" if cp.group(1) == "copy_from_iter"
+                            else "get_user()")
+                    if why:
+                        self.fall_back(name, why)
                         fell = True
                         break
                 if fell and t[name] != "native":

@@ -51,41 +51,53 @@ LIST = re.compile(r"^[ \t]*([\w-]+)-(y|m|objs|\$\((CONFIG_\w+)\))[ \t]*"
 TOP_LISTS = ("obj", "core", "drivers", "net", "libs")
 
 
-def needs(text, target, top=False):
-    """The config symbols that a Makefile's text needs on for target (an
-    object, x.o, or a directory, x/), through a composite module's list
-    to its own line: [symbols], or None where no list names it.  The
-    first list that names it counts; ifdef blocks are not followed."""
+def alternatives(text, target, top=False):
+    """The ways a Makefile's text builds target (an object, x.o, or a
+    directory, x/): [[config symbols that must all be on]], one for each
+    list that names it (Kbuild takes it if any of them is on), through a
+    composite module's list to its own line; None where no list names
+    it.  ifdef blocks are not followed."""
+    out = []
     for m in LIST.finditer(text):
         name, cond, config, objs = m.groups()
         if target not in objs.split():
             continue
         syms = [config] if config else []
         if name == "obj" or top and name in TOP_LISTS:
-            return syms
-        if name in NOT_MODULES:
+            ways = [syms]
+        elif name in NOT_MODULES:
             continue
-        rest = needs(text, name + ".o")	# a composite module's own line
-        if rest is not None:
-            return syms + rest
-    return None
+        else:	# a composite module's own line
+            ways = [syms + [s for s in rest if s not in syms] for rest in
+                    alternatives(text, name + ".o") or []]
+        out += [w for w in ways if w not in out]
+    return out or None
 
 
 def enabled_by(tree, rel):
-    """The config symbols Kbuild needs on to build rel's object (rel a
-    .c file of tree), from its directory's Makefile up to the top's
-    Kbuild and Makefile: [CONFIG_...], in that order, or None where some
-    Makefile on the way doesn't name it."""
+    """The ways Kbuild builds rel's object (rel a .c file of tree), from
+    its directory's Makefile up to the top's Kbuild and Makefile: [[the
+    CONFIG_... that must all be on, in that order]], any one of which
+    will do ([[]]: always), or None where some Makefile on the way
+    doesn't name it."""
     d, target = os.path.split(rel)
     target = os.path.splitext(target)[0] + ".o"
-    out = []
+    out = [[]]
     while True:
         text = "\n".join(read_makefile(os.path.join(tree, d, n))
                          for n in ("Kbuild", "Makefile"))
-        syms = needs(text, target, top=not d)
-        if syms is None:
+        ways = alternatives(text, target, top=not d)
+        if ways is None:
             return None
-        out += [s for s in syms if s not in out]
+        if [] in ways:
+            ways = [[]]		# always, whatever the others need
+        new = []
+        for have in out:
+            for w in ways:
+                way = have + [s for s in w if s not in have]
+                if way not in new:
+                    new.append(way)
+        out = new
         if not d:
             return out
         d, target = os.path.dirname(d), os.path.basename(d) + "/"
@@ -103,11 +115,14 @@ def config(tree):
 
 def grep(tree, words):
     """The C files (.c, .h) of tree that name any of words as a whole
-    word, in comments too: [paths relative to tree], sorted.  git grep
-    where tree is a git tree (its tracked files), else grep -r."""
+    word, in comments too, tools/ aside (user space's): [paths relative
+    to tree], sorted.  git grep where tree is a git tree, its untracked
+    and ignored files too (Debian's source ignores /*: made a git tree
+    with git init && git add ., it tracks nothing), else grep -r."""
     pattern = "|".join(re.escape(w) for w in words)
     if os.path.exists(os.path.join(tree, ".git")):
-        cmd = ["git", "-C", tree, "grep", "-l", "-w", "-E", "-e", pattern,
+        cmd = ["git", "-C", tree, "grep", "--untracked",
+               "--no-exclude-standard", "-l", "-w", "-E", "-e", pattern,
                "--", "*.c", "*.h"]
     else:
         cmd = ["grep", "-r", "-l", "-w", "-E", "--include=*.c",
@@ -116,4 +131,5 @@ def grep(tree, words):
                        stderr=subprocess.PIPE, text=True, env=git_env())
     if p.returncode > 1:
         raise OSError("%s: %s" % (" ".join(cmd[:3]), p.stderr.strip()))
-    return sorted(os.path.normpath(line) for line in p.stdout.splitlines())
+    return sorted(r for r in map(os.path.normpath, p.stdout.splitlines())
+                  if not r.startswith("tools/"))

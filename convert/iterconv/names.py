@@ -14,7 +14,7 @@ import os
 import re
 
 from .kbuild import grep
-from .text import line_of, member, strip_comments
+from .text import enclosing, line_of, member, strip_comments, uses
 
 
 class Clash(Exception):
@@ -22,9 +22,34 @@ class Clash(Exception):
     rename in one file settles: str() says where."""
 
 
+def compiled_with(code, start):
+    """code[:start] with the lines blanked that are not compiled along
+    with code[start]: another branch's than its own in an #if block that
+    holds it, and an #elif's or #else's in one closed before it (a
+    function opened in each branch of an #if is one opening, as the
+    compiler sees it)."""
+    lines = code[:start].split("\n")
+    tags, stack, blocks = [], [], 0	# stack: [block, branch]
+    for line in lines:
+        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
+        if d and d.group(1).startswith("if"):
+            stack.append([blocks, 0])
+            blocks += 1
+        elif d and d.group(1) == "endif" and stack:
+            stack.pop()
+        elif d and stack:
+            stack[-1][1] += 1
+        tags.append(None if d else tuple(map(tuple, stack)))
+    here = dict(map(tuple, stack))
+    return "\n".join(
+        line if tag is not None and all(here.get(b, 0) == k for b, k in tag)
+        else re.sub(r"[^\n]", " ", line) for line, tag in zip(lines, tags))
+
+
 def file_scope(code, start):
     """Whether code[start] (comment-stripped) is outside every brace."""
-    return code.count("{", 0, start) == code.count("}", 0, start)
+    seen = compiled_with(code, start)
+    return seen.count("{") == seen.count("}")
 
 
 def static_at(code, start):
@@ -32,11 +57,11 @@ def static_at(code, start):
     there, at file scope, by a declaration that says static."""
     if not file_scope(code, start):
         return False
-    begin = max(code.rfind(";", 0, start), code.rfind("}", 0, start),
-                code.rfind("#", 0, start))
-    if begin >= 0 and code[begin] == "#":
+    seen = compiled_with(code, start)
+    begin = max(seen.rfind(";"), seen.rfind("}"), seen.rfind("#"))
+    if begin >= 0 and seen[begin] == "#":
         begin = code.find("\n", begin)
-    head = code[begin + 1:start]
+    head = seen[begin + 1:start]
     return re.search(r"\bstatic\b", head) is not None and \
         re.search(r"[=(),]", head) is None
 
@@ -66,28 +91,38 @@ def clashing(code, name, macro):
     return out
 
 
-def scan(tree, names, macros=(), skip=()):
+def scan(tree, names, macros=(), skip=(), users=None):
     """Where tree names any of names (a core patch's new globals; macros
     those of them that are function-like macros) outside the files in
     skip (the core patch's own): {rel: {name: new name}}, the .c files
     whose static of that name is to be renamed.  Raises Clash where a
-    name is named otherwise."""
+    name is named otherwise.  users, a list, gets each .c file that uses
+    one of names (a member of the same name is another name, but not for
+    a macro), whose object a core patch is to build."""
     renames = {}
     for rel in grep(tree, names):
         if rel in skip:
             continue
         with open(os.path.join(tree, rel), errors="replace") as f:
             code = strip_comments(f.read())
+        if users is not None and rel.endswith(".c") and any(
+                clashing(code, n, True) if n in macros else uses(code, n)
+                for n in names):
+            users.append(rel)
         for name in names:
             at = clashing(code, name, name in macros)
             if not at:
                 continue
-            if rel.endswith(".c") and any(static_at(code, a) for a in at):
+            # A rename settles a clash only where it changes every hit:
+            # a member's call that a new macro takes is left as it is.
+            left = [a for a in at if not renamed(code, code, a)]
+            if rel.endswith(".c") and not left and \
+                    any(static_at(code, a) for a in at):
                 renames.setdefault(rel, {})[name] = new_name(rel, name)
                 continue
             raise Clash("%s is the tree's already, at %s:%d, and not as a "
                         ".c file's static that a rename there settles" % (
-                            name, rel, line_of(code, at[0])))
+                            name, rel, line_of(code, (left or at)[0])))
     new = sorted({n for r in renames.values() for n in r.values()})
     taken = grep(tree, new) if new else []
     if taken:
@@ -108,16 +143,47 @@ def open_parens(line):
     return opened
 
 
+def in_aggregate(code, start):
+    """Whether code[start] (comment-stripped) is inside a struct's or a
+    union's body: a member's declaration."""
+    i = enclosing(code, start)
+    while i >= 0 and code[i] != "{":
+        i = enclosing(code, i)
+    return i >= 0 and re.search(r"\b(struct|union)(\s+\w+)?\s*$",
+                                code[:i]) is not None
+
+
+def literals(text):
+    """The spans of text's string and character literals (a quote in a
+    comment starts none)."""
+    return [m.span() for m in re.finditer(
+        r'/\*.*?\*/|//[^\n]*|"(\\.|[^"\\\n])*"|\'(\\.|[^\'\\\n])*\'',
+        text, re.S) if m.group(0)[0] in "\"'"]
+
+
+def renamed(text, code, start):
+    """Whether rename() changes the name at text[start] (code: text
+    comment-stripped): not a member's (x->name, .name, or a struct's or
+    union's declaration of one), nor a string's, nor an #include's."""
+    if member(code, start) or in_aggregate(code, start):
+        return False
+    if any(a <= start < b for a, b in literals(text)):
+        return False
+    line = code[code.rfind("\n", 0, start) + 1:start]
+    return re.match(r"\s*#\s*include\b", line) is None
+
+
 def rename(text, names):
     """text with each of names (old: new) renamed wherever it names the
-    file's own (comments too), never where it is a member.  Where a
+    file's own (comments too): not where renamed() says no.  Where a
     renamed line leaves a parenthesis open that the rename moved (a
     declaration's), the lines that go on inside it are lined up under it
     again, as checkpatch --strict wants them."""
     new = text
     for old, name in names.items():
-        new = re.sub(r"\b%s\b" % re.escape(old), lambda m: m.group(0) if
-                     member(new, m.start()) else name, new)
+        code = strip_comments(new)
+        new = re.sub(r"\b%s\b" % re.escape(old), lambda m: name if
+                     renamed(new, code, m.start()) else m.group(0), new)
     was, lines, out, i = text.split("\n"), new.split("\n"), [], 0
     while i < len(lines):
         out.append(lines[i])

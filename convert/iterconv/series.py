@@ -351,7 +351,9 @@ def strip_kit(new):
     return "\n".join(out)
 
 
-def uses(text, name):
+def mentions(text, name):
+    """Whether text names name as a word anywhere (comments, members and
+    all: not text.uses(), which leaves members out)."""
     return re.search(r"\b%s\b" % re.escape(name), text) is not None
 
 
@@ -363,11 +365,11 @@ def core_needed(tree, outputs, reports=""):
         if "wanted" in c:
             if not c["wanted"].search(reports):
                 continue
-        elif not any(uses(o, n) for o in outputs for n in c["names"]):
+        elif not any(mentions(o, n) for o in outputs for n in c["names"]):
             continue
         with open(os.path.join(tree, c["has"]), errors="replace") as f:
             have = f.read()
-        if not all(uses(have, n) for n in c["names"]):
+        if not all(mentions(have, n) for n in c["names"]):
             out.append(c)
     return out
 
@@ -388,7 +390,8 @@ def groups(tree, paths):
 
 def prefix(tree, rels, name):
     """A subject's prefix: the tree's git log's, for these files, else
-    the directory's last part and the module's name."""
+    net's and the module's name under net/ (netdev's subjects start
+    "net:"), else the directory's last part and the module's name."""
     if os.path.isdir(os.path.join(tree, ".git")):
         p = subprocess.run(["git", "-C", tree, "log", "-n", "30",
                             "--format=%s", "--"] + rels,
@@ -400,6 +403,8 @@ def prefix(tree, rels, name):
                                    s.lower().startswith(("merge", "revert")))
         if seen:
             return seen.most_common(1)[0][0]
+    if rels[0].startswith("net/"):
+        return "net: %s" % name
     d = os.path.basename(os.path.dirname(rels[0])) or "misc"
     return d if d == name else "%s: %s" % (d, name)
 
@@ -486,11 +491,13 @@ def on_core(done, rel, old, new):
     return None if merged is None else (done[rel], merged)
 
 
-Patch = collections.namedtuple("Patch", "subject body edits unbuilt objects")
+Patch = collections.namedtuple("Patch",
+                               "subject body edits unbuilt objects kind")
 Patch.__doc__ = """One patch of the series: its subject and body, its edits
 {rel: (old, new)}, the rels whose original doesn't build against the
-tree, and the tree's objects to build once it is in (a core patch's, and
-those of the files that define or use the names it adds)."""
+tree, the tree's objects to build once it is in (a core patch's, and
+those of the files that define or use the names it adds; a rename's,
+its file's), and its kind: "core", "rename" or "driver"."""
 
 
 def needs(c, out, report):
@@ -498,7 +505,7 @@ def needs(c, out, report):
     patch c."""
     if "wanted" in c:
         return c["wanted"].search(report) is not None
-    return any(uses(out, n) for n in c["names"])
+    return any(mentions(out, n) for n in c["names"])
 
 
 def objects(rels):
@@ -523,7 +530,8 @@ def rename_patch(tree, c, rel, names, old):
     return Patch("%s: rename static %s" % (
         prefix(tree, [rel], os.path.basename(rel)[:-2]), olds),
         "\n".join(wrap([body], "")),
-        {rel: (old, treenames.rename(old, names))}, set(), objects([rel]))
+        {rel: (old, treenames.rename(old, names))}, set(), objects([rel]),
+        "rename")
 
 
 def plan(module, tree):
@@ -555,9 +563,11 @@ def plan(module, tree):
         return done[rel]
     for c in core_needed(tree, list(outs.values()),
                          "\n".join(reports.values())):
+        users = []
         try:
             renames = treenames.scan(tree, c.get("globals", c["names"]),
-                                     c.get("macros", ()), set(c["edits"]))
+                                     c.get("macros", ()), set(c["edits"]),
+                                     users)
         except treenames.Clash as e:
             for f in outs:
                 if needs(c, outs[f], reports[f]):
@@ -569,6 +579,7 @@ def plan(module, tree):
             patches.append(rename_patch(tree, c, rel, names, text(rel)))
             done[rel] = patches[-1].edits[rel][1]
             objs += patches[-1].objects
+        objs += [o for o in objects(users) if o not in objs]
         edits = {}
         for rel, edit in c["edits"].items():
             old = text(rel)
@@ -577,7 +588,7 @@ def plan(module, tree):
                 raise RuntimeError("%s: no place for %s" % (rel, c["subject"]))
             edits[rel] = (old, new)
         patches.append(Patch(c["subject"], "\n".join(wrap([c["body"]], "")),
-                             edits, set(), objs))
+                             edits, set(), objs, "core"))
     byname = {os.path.relpath(f.path, tree): f for f in outs}
     unbuilt = {r for r, f in byname.items()
                if any(x.startswith("build: not checked") for x in
@@ -637,7 +648,7 @@ def plan(module, tree):
         patches.append(Patch("%s: convert to read/write iterators" %
                              prefix(tree, rels, name),
                              message(name, fs, release), edits[(d, name)],
-                             unbuilt & set(rels), []))
+                             unbuilt & set(rels), [], "driver"))
     return patches, left
 
 
@@ -681,21 +692,21 @@ def write(patches, outdir, ident=PLACEHOLDER):
         git(repo, "commit", "-q", "--no-verify", *args, env=env, **kw)
     with tempfile.TemporaryDirectory() as repo:
         git(repo, "init", "-q", env=env)
-        for p in patches:	# the tree's files, as they were
-            for rel, (old, _) in p.edits.items():
-                p = os.path.join(repo, rel)
-                if not os.path.exists(p):
-                    os.makedirs(os.path.dirname(p), exist_ok=True)
-                    with open(p, "w") as fh:
+        for patch in patches:	# the tree's files, as they were
+            for rel, (old, _) in patch.edits.items():
+                path = os.path.join(repo, rel)
+                if not os.path.exists(path):
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    with open(path, "w") as fh:
                         fh.write(old)
         git(repo, "add", "-A", env=env)
         commit("-m", "base")
-        for subject, body, edits, _, _ in patches:
-            for rel, (_, new) in edits.items():
+        for patch in patches:
+            for rel, (_, new) in patch.edits.items():
                 with open(os.path.join(repo, rel), "w") as fh:
                     fh.write(new)
             commit("-s", "-a", "-F", "-",
-                   input="%s\n\n%s\n" % (subject, body))
+                   input="%s\n\n%s\n" % (patch.subject, patch.body))
         out = git(repo, "format-patch", "--no-signature",
                   "-o", os.path.abspath(outdir), "HEAD~%d" % len(patches),
                   env=env)
@@ -742,26 +753,35 @@ def apply(tree, patch):
                           text=True)
 
 
+def either(ways):
+    """kbuild.enabled_by()'s ways as words: "CONFIG_A CONFIG_B, or
+    CONFIG_C"."""
+    return ", or ".join(" ".join(w) for w in ways)
+
+
 def configs(tree, objs):
     """Each object with the config symbols Kbuild needs on to build it
     (kbuild.enabled_by(), None where no Makefile names it): "fs/libfs.o,
     net/core/datagram.o (CONFIG_NET)"."""
     out = []
     for o in objs:
-        syms = kbuild.enabled_by(tree, o[:-2] + ".c")
-        out.append(o + ("" if syms == [] else " (%s)" % (
-            " ".join(syms) if syms else "no Makefile names it")))
+        ways = kbuild.enabled_by(tree, o[:-2] + ".c")
+        out.append(o + ("" if ways == [[]] else " (%s)" % (
+            either(ways) if ways else "no Makefile names it")))
     return ", ".join(out)
 
 
 def unbuildable(tree, obj, cfg):
-    """Why tree, configured as cfg (kbuild.config()), doesn't build obj,
-    or None."""
-    syms = kbuild.enabled_by(tree, obj[:-2] + ".c")
-    if syms is None:
+    """Why tree, configured as cfg (kbuild.config()), doesn't build obj
+    (no way of kbuild.enabled_by()'s has all its symbols set: those the
+    nearest lacks), or None."""
+    ways = kbuild.enabled_by(tree, obj[:-2] + ".c")
+    if ways is None:
         return "no Makefile of the tree names it"
-    off = [s for s in syms if cfg.get(s) not in ("y", "m")]
-    return off and "%s not set in the tree's .config" % ", ".join(off)
+    offs = [[s for s in w if cfg.get(s) not in ("y", "m")] for w in ways]
+    if not all(offs):
+        return None
+    return "%s not set in the tree's .config" % ", ".join(min(offs, key=len))
 
 
 def build_each(tree, patches, paths):
@@ -796,8 +816,11 @@ def build_each(tree, patches, paths):
             if q.returncode or warn:
                 ok = False
                 lines += warn or q.stdout.splitlines()[-5:]
-        drivers = [] if patch.objects else [
-            r for r in patch.edits if r not in patch.unbuilt]
+        drivers = [r for r in patch.edits if r not in patch.unbuilt] \
+            if patch.kind == "driver" else []
+        if patch.kind != "driver" and not patch.objects:
+            lines.append("no object of its own, nor one that uses its "
+                         "names: nothing compiled")
         lines += ["%s: not compiled: the original does not build against "
                   "this tree" % r for r in sorted(patch.unbuilt)]
         if drivers:

@@ -64,6 +64,8 @@ static ssize_t continue_write(struct file *file, const char __user *data,
 			continue;
 		if (get_user(c, data + i))
 			return -EFAULT;
+		if (c == 'V')
+			expect_close = 42;
 	}
 	return len;
 }
@@ -111,6 +113,60 @@ static ssize_t odd_write(struct file *file, const char __user *data,
 		if (i & 1) {
 			if (get_user(c, data + i))
 				return -EFAULT;
+			if (c == 'V')
+				expect_close = 42;
+		}
+	}
+	return len;
+}
+
+/* A failed read that goes on: i steps on, the iterator stays. */
+static ssize_t skip_fault_write(struct file *file, const char __user *data,
+				size_t len, loff_t *ppos)
+{
+	size_t i;
+	char c;
+
+	for (i = 0; i != len; i++) {
+		if (get_user(c, data + i))
+			continue;
+		if (c == 'V')
+			expect_close = 42;
+	}
+	return len;
+}
+
+/* A failed read noted, and the scan goes on: as above. */
+static ssize_t note_fault_write(struct file *file, const char __user *data,
+				size_t len, loff_t *ppos)
+{
+	ssize_t ret = len;
+	size_t i;
+	char c;
+
+	for (i = 0; i != len; i++) {
+		if (get_user(c, data + i))
+			ret = -EFAULT;
+		else if (c == 'V')
+			expect_close = 42;
+	}
+	return ret;
+}
+
+/* The scan inside another loop: the second pass finds the iterator used up. */
+static ssize_t pass_write(struct file *file, const char __user *data,
+			  size_t len, loff_t *ppos)
+{
+	size_t i;
+	int pass;
+	char c;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i != len; i++) {
+			if (get_user(c, data + i))
+				return -EFAULT;
+			if (c == 'V' && pass)
+				expect_close = 42;
 		}
 	}
 	return len;
@@ -146,6 +202,21 @@ static const struct file_operations f_fops = {
 	.write		= odd_write,
 };
 
+static const struct file_operations g_fops = {
+	.owner		= THIS_MODULE,
+	.write		= pass_write,
+};
+
+static const struct file_operations h_fops = {
+	.owner		= THIS_MODULE,
+	.write		= skip_fault_write,
+};
+
+static const struct file_operations i_fops = {
+	.owner		= THIS_MODULE,
+	.write		= note_fault_write,
+};
+
 /* Misc devices, never registered: how the VFS would call the fops. */
 static struct miscdevice byte_scan_misc[] __maybe_unused = {
 	{ .name = "a", .fops = &a_fops },
@@ -154,6 +225,9 @@ static struct miscdevice byte_scan_misc[] __maybe_unused = {
 	{ .name = "d", .fops = &d_fops },
 	{ .name = "e", .fops = &e_fops },
 	{ .name = "f", .fops = &f_fops },
+	{ .name = "g", .fops = &g_fops },
+	{ .name = "h", .fops = &h_fops },
+	{ .name = "i", .fops = &i_fops },
 };
 
 MODULE_LICENSE("GPL");

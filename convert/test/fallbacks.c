@@ -81,6 +81,23 @@ static ssize_t chunk_continue_write(struct file *file, const char __user *buf,
 	return count;
 }
 
+/* The chunk loop inside another: its second time finds the iterator empty. */
+static ssize_t chunk_twice_write(struct file *file, const char __user *buf,
+				 size_t count, loff_t *ppos)
+{
+	size_t done, n;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (done = 0; done < count; done += n) {
+			n = min(count - done, sizeof(data));
+			if (copy_from_user(data, buf + done, n))
+				return -EFAULT;
+		}
+	}
+	return count;
+}
+
 /* An offset outside any loop. */
 static ssize_t offset_read(struct file *file, char __user *buf, size_t count,
 			   loff_t *ppos)
@@ -168,6 +185,7 @@ static const struct file_operations e_fops = {
 
 static const struct file_operations f_fops = {
 	.read		= null_ppos_read,
+	.write		= chunk_twice_write,
 };
 
 static const struct file_operations g_fops = {

@@ -89,6 +89,23 @@ class ByteScan(unittest.TestCase):
         self.assertFalse(f.loop_check(f.code))
         self.assertEqual(f.reads, {"r": "native"})
 
+    def test_inside_another_loop(self):
+        """A second pass of an outer loop would find the iterator used
+        up: the byte scan and the chunk loop alike."""
+        outer = "\tfor (pass = 0; pass < 2; pass++) {\n%s\t}\n"
+        f = Fn(outer % (self.LOOP % ("", "")).replace("\treturn count;", ""))
+        self.assertTrue(f.loop_check(f.code))
+        self.assertEqual(f.notes["r"], ("wrapped", "a byte scan inside "
+                                        "another loop would read the "
+                                        "iterator again"))
+        f = Fn("\twhile (more) {\n\t\tfor (done = 0; done < count; "
+               "done += n)\n\t\t\tif (copy_from_iter(d, n, to) != n)"
+               "\n\t\t\t\treturn -EFAULT;\n\t}\n")
+        self.assertTrue(f.loop_check(f.code))
+        self.assertEqual(f.notes["r"], ("wrapped", "a chunk loop inside "
+                                        "another loop would read the "
+                                        "iterator again"))
+
 
 class Bounded(unittest.TestCase):
     def why(self, body, read=True):

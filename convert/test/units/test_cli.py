@@ -73,13 +73,15 @@ class ByteScan(unittest.TestCase):
     CASE = os.path.join(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))), "byte-scan.c")
     NATIVE = ("usb_write", "dev_write")
-    WRAPPED = ("continue_write", "skip_write", "int_write", "odd_write")
+    WRAPPED = ("continue_write", "skip_write", "int_write", "odd_write",
+               "skip_fault_write", "note_fault_write")
 
     def test_byte_scan(self):
         """convert/test/byte-scan.c: the watchdogs' scans, the char at
-        the loop's index read first in the loop, take get_iter(); a scan
-        that steps i itself, reads an int, or reads under a condition is
-        left alone (continue_write's continue is loop_check()'s)."""
+        the loop's index read on every path through the loop, take
+        get_iter(); a scan that steps i itself, reads an int, reads under
+        a condition, or goes on after a failed read is left alone
+        (continue_write's continue is loop_check()'s)."""
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "out.c")
             spatch.spatch("chunk-loop", self.CASE, out, {

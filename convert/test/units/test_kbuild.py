@@ -48,7 +48,6 @@ TREE = (
 )
 
 
-
 class Kbuild(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -59,8 +58,11 @@ class Kbuild(unittest.TestCase):
         self.tmp.cleanup()
 
     def test_grep(self):
-        """Whole words, in .c and .h files only, git tree or not (then
-        its tracked files: git grep)."""
+        """Whole words, in .c and .h files only, tools/ aside, git tree
+        or not; in a git tree, its untracked and ignored files too
+        (Debian's source has a .gitignore of /*: git init && git add .
+        tracks nothing)."""
+        write_tree(self.tree, (("tools/t.c", "int get_iter;\n"),))
         want = ["drivers/misc/y.c", "net/core/datagram.c"]
         words = ["simple_copy_to_iter", "simple_copy_from_iter", "get_iter"]
         self.assertEqual(kbuild.grep(self.tree, words), want)
@@ -68,21 +70,44 @@ class Kbuild(unittest.TestCase):
         for args in (["init", "-q"], ["add", "-A"]):
             subprocess.run(["git", "-C", self.tree] + args, check=True,
                            env=kbuild.git_env())
-        write_tree(self.tree, (("untracked.c", "int get_iter;\n"),))
-        self.assertEqual(kbuild.grep(self.tree, words), want)
+        write_tree(self.tree, (("untracked.c", "int get_iter;\n"),
+                               ("lib/ignored.c", "int get_iter;\n"),
+                               (".gitignore", "/*\n")))
+        self.assertEqual(kbuild.grep(self.tree, words), sorted(
+            want + ["untracked.c", "lib/ignored.c"]))
 
     def test_enabled_by(self):
         """The config symbols from an object's Makefile up to the top's
         Kbuild, through a composite module's list; None where a Makefile
         on the way doesn't name it."""
-        for rel, want in (("fs/libfs.c", []),
-                          ("net/core/datagram.c", ["CONFIG_NET"]),
-                          ("drivers/misc/y.c", ["CONFIG_TWIN",
-                                                "CONFIG_MISC"]),
-                          ("drivers/misc/solo.c", ["CONFIG_MISC"]),
+        for rel, want in (("fs/libfs.c", [[]]),
+                          ("net/core/datagram.c", [["CONFIG_NET"]]),
+                          ("drivers/misc/y.c", [["CONFIG_TWIN",
+                                                 "CONFIG_MISC"]]),
+                          ("drivers/misc/solo.c", [["CONFIG_MISC"]]),
                           ("drivers/misc/none.c", None),
                           ("fs/read_write.c", None)):
             self.assertEqual(kbuild.enabled_by(self.tree, rel), want, rel)
+
+    def test_enabled_by_any(self):
+        """A directory that several lists name is entered if any of them
+        is on (drivers/Makefile names usb/ for CONFIG_USB_PHY, CONFIG_USB
+        and more): each is a way to build the object; a list that is
+        always on makes the others no matter."""
+        write_tree(self.tree, (
+            ("drivers/Makefile", "obj-$(CONFIG_PHY) += misc/\n"
+             "obj-$(CONFIG_MISC) += misc/\n"),
+            ("drivers/misc/Makefile", "obj-$(CONFIG_TWIN) += twin.o\n"
+             "twin-y := x.o y.o\nobj-m += solo.o\nobj-$(CONFIG_S) += y.o\n"
+             "obj-y += z.o\n")))
+        self.assertEqual(kbuild.enabled_by(self.tree, "drivers/misc/y.c"), [
+            ["CONFIG_TWIN", "CONFIG_PHY"], ["CONFIG_TWIN", "CONFIG_MISC"],
+            ["CONFIG_S", "CONFIG_PHY"], ["CONFIG_S", "CONFIG_MISC"]])
+        write_tree(self.tree, (("drivers/Makefile",
+                                "obj-$(CONFIG_PHY) += misc/\n"
+                                "obj-y += misc/\n"),))
+        self.assertEqual(kbuild.enabled_by(self.tree, "drivers/misc/z.c"),
+                         [[]])
 
     def test_config(self):
         write_tree(self.tree, ((".config", "CONFIG_NET=y\n# CONFIG_X is "

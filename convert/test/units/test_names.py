@@ -12,6 +12,7 @@ from iterconv import kbuild, names
 from scratch import write_tree
 from test_kbuild import DATAGRAM, TREE
 
+
 class Names(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -89,6 +90,50 @@ class Names(unittest.TestCase):
             write_tree(self.tree, (("drivers/misc/y.c", text),))
             with self.assertRaisesRegex(names.Clash, "drivers/misc/y.c:1"):
                 names.scan(self.tree, ("get_iter",), ("get_iter",))
+
+    def test_member_declared(self):
+        """A member declared in a struct's body is a member: not renamed,
+        as its uses (o->get_iter(1)) are not, and the file builds.  For
+        a function-like macro, that member's call is a clash the rename
+        would leave: refused, static or not."""
+        text = ("struct ops {\n\tint (*get_iter)(int);\n};\n\n"
+                "static int get_iter(int x)\n{\n\treturn x;\n}\n\n"
+                "int f(struct ops *o)\n{\n\treturn o->get_iter(1) + "
+                "get_iter(2);\n}\n")
+        new = names.rename(text, {"get_iter": "y_get_iter"})
+        self.assertIn("\tint (*get_iter)(int);", new)
+        self.assertIn("o->get_iter(1) + y_get_iter(2)", new)
+        self.assertIn("static int y_get_iter(int x)", new)
+        write_tree(self.tree, (("drivers/misc/y.c", text),))
+        self.assertEqual(names.scan(self.tree, ("get_iter",)),
+                         {"drivers/misc/y.c": {"get_iter": "y_get_iter"}})
+        with self.assertRaisesRegex(names.Clash, "drivers/misc/y.c:12"):
+            names.scan(self.tree, ("get_iter",), ("get_iter",))
+
+    def test_strings_includes(self):
+        """A string's text and an #include's file name are not the
+        static's: left as they are."""
+        text = ('#include "get_iter.h"\n\nstatic int get_iter(void)\n{\n'
+                '\tpr_info("get_iter: %d\\n", \'"\');\n'
+                '\treturn 0; /* get_iter "x */\n}\n')
+        self.assertEqual(names.rename(text, {"get_iter": "y_get_iter"}),
+                         text.replace("static int get_iter",
+                                      "static int y_get_iter").replace(
+                                          "/* get_iter", "/* y_get_iter"))
+
+    def test_preprocessor_branches(self):
+        """A function opened in both branches of an #if is one opening:
+        the static after it is at file scope, and renamed."""
+        text = ("#ifdef A\nint g(void) {\n#else\nint g(int a) {\n#endif\n"
+                "\treturn 0;\n}\n\nstatic int get_iter(void)\n{\n"
+                "\treturn 0;\n}\n")
+        write_tree(self.tree, (("drivers/misc/y.c", text),))
+        self.assertEqual(names.scan(self.tree, ("get_iter",)),
+                         {"drivers/misc/y.c": {"get_iter": "y_get_iter"}})
+        code = text.replace("static int get_iter", "int get_iter")
+        write_tree(self.tree, (("drivers/misc/y.c", code),))
+        with self.assertRaisesRegex(names.Clash, "drivers/misc/y.c:9"):
+            names.scan(self.tree, ("get_iter",))
 
     def test_new_name_taken(self):
         write_tree(self.tree, (("lib/z.c", "int datagram_simple_copy_to_iter"

@@ -280,7 +280,7 @@ class Series(unittest.TestCase):
         patches, _ = series.plan(Module([self.file("drivers/char/a.c", out)]),
                                  self.tree)
         self.assertEqual(
-            [sorted(e) for _, _, e, _, _ in patches][:2],
+            [sorted(p.edits) for p in patches][:2],
             [["fs/libfs.c", "include/linux/fs.h"],
              ["fs/read_write.c", "include/linux/fs.h"]])
         paths = series.write(patches, os.path.join(self.tree, "out"),
@@ -305,7 +305,8 @@ class Series(unittest.TestCase):
         mod.headers = [File(hdr, "ssize_t x_read(void);\n",
                             "ssize_t x_read_iter(void);\n")]
         patches, _ = series.plan(mod, self.tree)
-        with_h = [e for _, _, e, _, _ in patches if "drivers/misc/two/x.h" in e]
+        with_h = [p.edits for p in patches
+                  if "drivers/misc/two/x.h" in p.edits]
         self.assertEqual(len(with_h), 1)
         self.assertIn("drivers/misc/two/x.c", with_h[0])
 
@@ -318,8 +319,8 @@ class Series(unittest.TestCase):
                             "ssize_t h_read_iter(void);\n")]
         patches, left = series.plan(mod, self.tree)
         self.assertEqual(left, [(hdr, "no file of the series includes it")])
-        self.assertFalse(any("drivers/char/h.h" in e
-                             for _, _, e, _, _ in patches))
+        self.assertFalse(any("drivers/char/h.h" in p.edits
+                             for p in patches))
         mod.files = []
         self.assertEqual(series.plan(mod, self.tree)[1], left)
 
@@ -365,7 +366,7 @@ class Series(unittest.TestCase):
             (other.path, "left out with libfs.c, of its module, where a "
              "core patch changes the same lines"),
             (hdr, "no file of the series includes it")])
-        touched = {r for _, _, e, _, _ in patches for r in e}
+        touched = {r for p in patches for r in p.edits}
         self.assertIn("drivers/char/a.c", touched)
         self.assertNotIn("fs/other.c", touched)
 
@@ -389,20 +390,23 @@ class Series(unittest.TestCase):
     def test_datagram(self):
         """Before the core patch adds simple_copy_to_iter() to fs.h,
         net/core/datagram.c's static of that name is renamed in a patch
-        of its own; the core patch's objects are its own and datagram.o,
-        with the config that builds each; the series applies."""
+        of its own; the core patch's objects are its own, datagram.o and
+        read_write.o, which uses a name it adds, with the config that
+        builds each; the series applies."""
         from test_kbuild import DATAGRAM
         write_tree(self.tree, (
             ("net/core/datagram.c", DATAGRAM),
             ("net/core/Makefile", "obj-y := datagram.o\n"),
             ("net/Makefile", "obj-y := core/\n"),
             ("fs/Makefile", "obj-y := libfs.o read_write.o\n"),
+            ("fs/read_write.c", "int f(void)\n{\n\treturn "
+             "simple_copy_from_iter(0, 0, 0, 0);\n}\n"),
             ("Kbuild", "obj-y += fs/\nobj-$(CONFIG_NET) += net/\n")))
         patches, left = series.plan(Module([self.file("drivers/char/a.c")]),
                                     self.tree)
         self.assertEqual(left, [])
         self.assertEqual([p.subject for p in patches], [
-            "core: datagram: rename static simple_copy_to_iter()",
+            "net: datagram: rename static simple_copy_to_iter()",
             "fs: add simple_copy_to_iter() and simple_copy_from_iter()",
             "char: a: convert to read/write iterators"])
         self.assertEqual(list(patches[0].edits), ["net/core/datagram.c"])
@@ -415,9 +419,11 @@ class Series(unittest.TestCase):
             "functional change."))
         self.assertEqual(patches[0].objects, ["net/core/datagram.o"])
         self.assertEqual(patches[1].objects, ["fs/libfs.o",
-                                              "net/core/datagram.o"])
+                                              "net/core/datagram.o",
+                                              "fs/read_write.o"])
         self.assertEqual(series.configs(self.tree, patches[1].objects),
-                         "fs/libfs.o, net/core/datagram.o (CONFIG_NET)")
+                         "fs/libfs.o, net/core/datagram.o (CONFIG_NET), "
+                         "fs/read_write.o")
         self.assertEqual(series.unbuildable(self.tree, "net/core/datagram.o",
                                             {}),
                          "CONFIG_NET not set in the tree's .config")
@@ -432,6 +438,26 @@ class Series(unittest.TestCase):
         self.assertNotRegex(text, r"[^.]\bsimple_copy_to_iter\b")
         self.assertIn("\t\t\t\t   datagram_simple_copy_to_iter, NULL);",
                       text)
+
+    def test_unbuildable_any(self):
+        """An object that Kbuild reaches through any of several lists is
+        built if one of them has its symbols set (iowarrior.o, whose
+        drivers/usb/ CONFIG_USB_PHY names first, and CONFIG_USB too)."""
+        write_tree(self.tree, (
+            ("Kbuild", "obj-y += drivers/\n"),
+            ("drivers/Makefile", "obj-$(CONFIG_USB_PHY) += usb/\n"
+             "obj-$(CONFIG_USB) += usb/\n"),
+            ("drivers/usb/Makefile", "obj-$(CONFIG_USB_IOWARRIOR) += "
+             "iowarrior.o\n")))
+        obj = "drivers/usb/iowarrior.o"
+        on = {"CONFIG_USB": "y", "CONFIG_USB_IOWARRIOR": "m"}
+        self.assertIsNone(series.unbuildable(self.tree, obj, on))
+        self.assertEqual(series.unbuildable(self.tree, obj, {"CONFIG_USB":
+                                                             "y"}),
+                         "CONFIG_USB_IOWARRIOR not set in the tree's .config")
+        self.assertEqual(series.configs(self.tree, [obj]), obj + " ("
+                         "CONFIG_USB_IOWARRIOR CONFIG_USB_PHY, or "
+                         "CONFIG_USB_IOWARRIOR CONFIG_USB)")
 
     def test_build_config(self):
         """Each patch's objects are made in the copy of the tree where its
@@ -483,6 +509,37 @@ class Series(unittest.TestCase):
         build("CONFIG_NET=y\n")
         self.assertEqual(made, ["net/core/datagram.o", "fs/libfs.o",
                                 "net/core/datagram.o"])
+
+    def test_header_only(self):
+        """A core patch that changes a header only (uio.h's get_iter())
+        has no object of its own: nothing is compiled for it, and its
+        line says so, where it said "builds"."""
+        out = OUT.replace('simple_copy_to_iter("a", &iocb->ki_pos, 1, to)',
+                          "get_iter(c, to)")
+        write_tree(self.tree, (("Module.symvers", ""), (".config", "")))
+        patches, _ = series.plan(
+            Module([self.file("drivers/char/a.c", out)]), self.tree)
+        self.assertEqual([sorted(p.edits) for p in patches],
+                         [["include/linux/uio.h"], ["drivers/char/a.c"]])
+        self.assertEqual(patches[0].objects, [])
+        paths = series.write(patches, os.path.join(self.tree, "out"),
+                             ("A U Thor", "a@example.org"))
+        compiled = []
+        copy = os.path.join(self.tree + "-copy", "tree")
+        self.addCleanup(shutil.rmtree, self.tree + "-copy")
+        os.makedirs(os.path.dirname(copy))
+        subprocess.run(["cp", "-a", self.tree, copy], check=True)
+        with mock.patch.object(series, "scratch_tree", lambda tree: copy), \
+                mock.patch.object(series, "compile_module",
+                                  lambda tree, files: compiled.append(
+                                      [os.path.relpath(f, copy)
+                                       for f, _ in files]) or {}):
+            built = series.build_each(self.tree, patches, paths)
+        self.assertEqual(compiled, [["drivers/char/a.c"]])
+        self.assertEqual([(ok, lines, made) for _, ok, lines, made in built],
+                         [(True, ["no object of its own, nor one that uses "
+                                  "its names: nothing compiled"], False),
+                          (True, [], True)])
 
     def test_core_refused(self):
         """A global of the same name elsewhere refuses the core patch,
