@@ -13,8 +13,9 @@
  * opens its node, as a user would: the open file holds the driver's data
  * (struct usb_skel, by its kref) until it is closed, after the lock is let
  * go.  It knows struct usb_skel as the driver defines it: its build takes
- * the definition from kitskel.c itself (driver_struct.h, which struct-of
- * makes), so that it finds io_mutex wherever the driver puts it; it
+ * the definition from the skeleton's kitskel.c (driver_struct.h, which
+ * struct-of makes), so that it finds io_mutex wherever that file puts it
+ * (a module built from another source must keep that layout); it
  * checks the struct's device and interface against the device.  A thread
  * of its own takes the lock (a lock held on the way back to user space is
  * a bug) and holds it until the module is unloaded, which closes the
