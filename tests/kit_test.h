@@ -627,6 +627,20 @@ static inline void kit_on_alarm(int sig)
 	kit_alarm = sig;
 }
 
+/*
+ * What a test's child tells kit_run(), in memory they share: why it
+ * skipped, and what it waits for.  Before the first kit_run(): 0, or -1.
+ */
+static inline int kit_share(void)
+{
+	kit_skip_reason = mmap(NULL, 512, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (kit_skip_reason == MAP_FAILED)
+		return -1;
+	kit_waits_for = kit_skip_reason + 256;
+	return 0;
+}
+
 /* Run one test in its own child; print its result; 0 pass, 1 fail, 2 skip */
 static inline int kit_run(int num, const struct kit_test *t)
 {
@@ -740,11 +754,8 @@ static inline int kit_test_main(int argc, char **argv)
 		return 2;
 	}
 
-	kit_skip_reason = mmap(NULL, 512, PROT_READ | PROT_WRITE,
-			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (kit_skip_reason == MAP_FAILED)
+	if (kit_share())
 		return 2;
-	kit_waits_for = kit_skip_reason + 256;
 	printf("KTAP version 1\n1..%d\n", num);
 	kit_diag("%s: %s form", prog, form);
 	num = 0;

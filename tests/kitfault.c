@@ -1740,11 +1740,9 @@ int main(int argc, char **argv)
 		   "/proc/kit-procfs";
 	attr_stats = !strcmp(drv->name, "debugfs-demo");
 
-	kit_skip_reason = mmap(NULL, 256, PROT_READ | PROT_WRITE,
-			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	points = mmap(NULL, 2 * sizeof(*points), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (kit_skip_reason == MAP_FAILED || points == MAP_FAILED)
+	if (kit_share() || points == MAP_FAILED)
 		return 2;
 	printf("KTAP version 1\n1..%d\n", num);
 	kit_diag("kitfault: %s, %s form", drv->name, form);
