@@ -4,11 +4,10 @@ the files that name a word, git tree or not; which config symbols build
 an object; what a .config sets."""
 
 import subprocess
-import tempfile
 import unittest
 
 from iterconv import kbuild
-from scratch import write_tree
+from scratch import TreeCase, write_tree
 
 # net/core/datagram.c's static of the name fs.h is to get, called once,
 # and a member of the same name (no clash).
@@ -48,14 +47,8 @@ TREE = (
 )
 
 
-class Kbuild(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.tree = self.tmp.name
-        write_tree(self.tree, TREE)
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class Kbuild(TreeCase):
+    TREE = TREE
 
     def test_grep(self):
         """Whole words, in .c and .h files only, tools/ aside, git tree

@@ -5,22 +5,15 @@ rest refused."""
 
 import os
 import subprocess
-import tempfile
 import unittest
 
 from iterconv import kbuild, names
-from scratch import write_tree
+from scratch import TreeCase, write_tree
 from test_kbuild import DATAGRAM, TREE
 
 
-class Names(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.tree = self.tmp.name
-        write_tree(self.tree, TREE)
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class Names(TreeCase):
+    TREE = TREE
 
     def git(self):
         """The tree as a git tree, its files tracked."""
